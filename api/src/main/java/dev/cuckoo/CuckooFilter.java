@@ -1,0 +1,206 @@
+package dev.cuckoo;
+
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * An approximate-membership set with deletes: a cuckoo filter.
+ *
+ * <p>The contract every variant keeps:
+ * <ul>
+ *   <li><b>No false negatives.</b> {@code mightContain(k)} is {@code true} for every key added and
+ *       not removed since, whatever happened in between: refused adds, removals of other present
+ *       keys, duplicates, {@link #clear()} of an earlier generation, a {@link #writeTo write} and
+ *       {@link CuckooFilters#read read} round trip.
+ *   <li><b>False positives</b> happen with a probability near {@link #expectedFpp()}.
+ *   <li><b>A refused add loses nothing</b>: {@code add} returns {@code false} when the filter has
+ *       no room, and every key stored before it is still found.
+ *   <li><b>Only remove what was added.</b> Removing a key that was never added (or was removed
+ *       already) may remove another key's fingerprint and cause false negatives, as in every
+ *       cuckoo filter.
+ * </ul>
+ *
+ * <p>Keys come in three forms that follow one encoding rule, so a key means the same thing
+ * whatever form or hash is used: a {@link CharSequence} is its UTF-8 bytes (as {@code
+ * String.getBytes(UTF_8)} gives them) and a {@code long} is its 8 little-endian bytes. {@code
+ * add("x")} and {@code add("x".getBytes(UTF_8))} add the same key. Null keys are rejected with
+ * {@link NullPointerException}.
+ *
+ * <p>Instances are not thread-safe unless the variant documents otherwise.
+ */
+public interface CuckooFilter {
+
+  /**
+   * Inserts one copy of the key.
+   *
+   * @param key the key's bytes
+   * @return {@code true} if a copy was stored; {@code false} if the filter had no room for it, in
+   *     which case nothing already stored is lost
+   */
+  boolean add(byte[] key);
+
+  /**
+   * Inserts one copy of the key, encoded as UTF-8; see {@link #add(byte[])}.
+   *
+   * @param key the key
+   * @return {@code true} if a copy was stored, {@code false} if the filter had no room
+   */
+  boolean add(CharSequence key);
+
+  /**
+   * Inserts one copy of the key, encoded as 8 little-endian bytes; see {@link #add(byte[])}.
+   *
+   * @param key the key
+   * @return {@code true} if a copy was stored, {@code false} if the filter had no room
+   */
+  boolean add(long key);
+
+  /**
+   * Inserts the key unless {@link #mightContain(byte[])} is already {@code true} for it. Because
+   * of false positives, a key never added before can be reported present and not inserted.
+   *
+   * @param key the key's bytes
+   * @return {@code true} if a copy was stored; {@code false} if the key seemed present or the
+   *     filter had no room
+   */
+  boolean addIfAbsent(byte[] key);
+
+  /**
+   * See {@link #addIfAbsent(byte[])}; the key is encoded as UTF-8.
+   *
+   * @param key the key
+   * @return {@code true} if a copy was stored
+   */
+  boolean addIfAbsent(CharSequence key);
+
+  /**
+   * See {@link #addIfAbsent(byte[])}; the key is encoded as 8 little-endian bytes.
+   *
+   * @param key the key
+   * @return {@code true} if a copy was stored
+   */
+  boolean addIfAbsent(long key);
+
+  /**
+   * Tells whether the key may be in the filter.
+   *
+   * @param key the key's bytes
+   * @return {@code true} if the key was added and not removed (always), or by a false positive;
+   *     {@code false} if it is certainly absent
+   */
+  boolean mightContain(byte[] key);
+
+  /**
+   * See {@link #mightContain(byte[])}; the key is encoded as UTF-8.
+   *
+   * @param key the key
+   * @return {@code false} only if the key is certainly absent
+   */
+  boolean mightContain(CharSequence key);
+
+  /**
+   * See {@link #mightContain(byte[])}; the key is encoded as 8 little-endian bytes.
+   *
+   * @param key the key
+   * @return {@code false} only if the key is certainly absent
+   */
+  boolean mightContain(long key);
+
+  /**
+   * Removes one copy of a key that was added. Removing a key that is not in the filter may
+   * remove another key's fingerprint (and so cause a false negative for that key).
+   *
+   * @param key the key's bytes
+   * @return {@code true} if a matching fingerprint was removed
+   */
+  boolean remove(byte[] key);
+
+  /**
+   * See {@link #remove(byte[])}; the key is encoded as UTF-8.
+   *
+   * @param key the key
+   * @return {@code true} if a matching fingerprint was removed
+   */
+  boolean remove(CharSequence key);
+
+  /**
+   * See {@link #remove(byte[])}; the key is encoded as 8 little-endian bytes.
+   *
+   * @param key the key
+   * @return {@code true} if a matching fingerprint was removed
+   */
+  boolean remove(long key);
+
+  /**
+   * Counts the copies of the key's fingerprint in its candidate buckets: an upper bound on how
+   * many times the key was added and not removed (other keys can share the fingerprint).
+   *
+   * @param key the key's bytes
+   * @return at least the key's multiplicity
+   */
+  long count(byte[] key);
+
+  /**
+   * See {@link #count(byte[])}; the key is encoded as UTF-8.
+   *
+   * @param key the key
+   * @return at least the key's multiplicity
+   */
+  long count(CharSequence key);
+
+  /**
+   * See {@link #count(byte[])}; the key is encoded as 8 little-endian bytes.
+   *
+   * @param key the key
+   * @return at least the key's multiplicity
+   */
+  long count(long key);
+
+  /**
+   * @return the number of items (copies) stored now
+   */
+  long size();
+
+  /**
+   * @return the number of fingerprint slots (for a growing variant, the slots of its current
+   *     chain)
+   */
+  long capacity();
+
+  /**
+   * @return {@code size() / capacity()}, between 0 and 1
+   */
+  default double loadFactor() {
+    long capacity = capacity();
+    return capacity == 0 ? 0.0 : (double) size() / capacity;
+  }
+
+  /**
+   * @return the bytes of memory held by the filter's table(s)
+   */
+  long sizeInBytes();
+
+  /**
+   * @return the false-positive probability that the current load predicts for a key never added
+   */
+  double expectedFpp();
+
+  /**
+   * @return the resolved configuration: every default filled in, so that {@code
+   *     CuckooFilters.create(spec())} builds an empty filter of the same shape
+   */
+  FilterSpec spec();
+
+  /** Removes every item; the filter keeps its shape and its memory. */
+  void clear();
+
+  /**
+   * Writes the filter in the common file format (magic, format version, variant, spec, payload,
+   * CRC32C), readable with {@link CuckooFilters#read(java.io.InputStream)}. The stream is
+   * flushed, not closed.
+   *
+   * @param out where to write
+   * @throws IOException if writing fails
+   */
+  void writeTo(OutputStream out) throws IOException;
+}

@@ -1,0 +1,529 @@
+package dev.cuckoo;
+
+import dev.cuckoo.spi.ConfigValues;
+import dev.cuckoo.spi.HashStrategy;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Properties;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The configuration of a filter: its variant and the settings that shape it. Immutable.
+ *
+ * <p>A spec can be partial: what it leaves out, the variant fills in with its defaults when the
+ * filter is created, and {@link CuckooFilter#spec()} returns the resolved spec. Its text form is
+ * the config string
+ *
+ * <pre>{@code variant?capacity=1000000&fingerprintBits=12&bucketSize=4&hash=xxh3&seed=0&maxKicks=500&expansion=2}</pre>
+ *
+ * <p>which {@link #parse(String)} reads and {@link #toString()} writes back, so a spec
+ * round-trips through text ({@code parse(s.toString()).equals(s)}), with one exception: a hash
+ * given as a {@link HashStrategy} instance is written as its name.
+ *
+ * <p>The common keys are {@value #CAPACITY}, {@value #FINGERPRINT_BITS} or {@value #TARGET_FPP}
+ * (from which the variant derives the width), {@value #BUCKET_SIZE}, {@value #HASH}, {@value
+ * #SEED} and {@value #MAX_KICKS}; any other key is a variant-specific option, which the variant
+ * accepts or rejects when the filter is created. A spec checks only the form of what it holds
+ * (names, numbers); the variant checks every range when the filter is created, so that the
+ * message can say what that variant allows.
+ *
+ * <p>Every malformed or out-of-range value is rejected with an {@link IllegalArgumentException}
+ * whose message names the key, the value given and what is allowed.
+ */
+public final class FilterSpec {
+  /** Key of the number of items the filter is sized for. */
+  public static final String CAPACITY = "capacity";
+  /** Key of the width of a fingerprint in bits. */
+  public static final String FINGERPRINT_BITS = "fingerprintBits";
+  /** Key of the false-positive probability from which a variant derives the fingerprint width. */
+  public static final String TARGET_FPP = "targetFpp";
+  /** Key of the number of slots per bucket. */
+  public static final String BUCKET_SIZE = "bucketSize";
+  /** Key of the hash strategy's name. */
+  public static final String HASH = "hash";
+  /** Key of the seed passed to the hash strategy. */
+  public static final String SEED = "seed";
+  /** Key of the most evictions one insert may make. */
+  public static final String MAX_KICKS = "maxKicks";
+  /** Property that names the variant in {@link #fromProperties(Properties, String)}. */
+  public static final String VARIANT_PROPERTY = "variant";
+
+  /** The common keys, in the order {@link #toString()} writes them. */
+  public static final List<String> COMMON_KEYS =
+      List.of(CAPACITY, FINGERPRINT_BITS, TARGET_FPP, BUCKET_SIZE, HASH, SEED, MAX_KICKS);
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+  private static final Pattern OPTION_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9._-]{0,63}");
+  private static final Pattern OPTION_VALUE = Pattern.compile("[A-Za-z0-9._:+,-]{1,256}");
+
+  private final String variant;
+  // null: not given
+  private final Long capacity;
+  private final Integer fingerprintBits;
+  private final Double targetFpp;
+  private final Integer bucketSize;
+  private final String hash;
+  private final HashStrategy hashInstance; // null: resolved by name
+  private final Long seed;
+  private final Integer maxKicks;
+  private final SortedMap<String, String> options;
+
+  private FilterSpec(Builder b) {
+    this.variant = b.variant;
+    this.capacity = b.capacity;
+    this.fingerprintBits = b.fingerprintBits;
+    this.targetFpp = b.targetFpp;
+    this.bucketSize = b.bucketSize;
+    this.hash = b.hash;
+    this.hashInstance = b.hashInstance;
+    this.seed = b.seed;
+    this.maxKicks = b.maxKicks;
+    this.options = Collections.unmodifiableSortedMap(new TreeMap<>(b.options));
+  }
+
+  /**
+   * Starts a spec for the variant.
+   *
+   * @param variant the variant's name, as {@link CuckooFilters#variants()} lists it
+   * @return a builder with nothing but the variant set
+   * @throws IllegalArgumentException if the name is empty or has characters other than letters,
+   *     digits, '.', '_' and '-' (at most 64)
+   */
+  public static Builder builder(String variant) {
+    return new Builder(variant);
+  }
+
+  /**
+   * Reads a config string {@code variant?key=value&key=value...}. Whitespace around the string,
+   * keys and values is ignored; whole numbers may use '_' between digits ({@code 1_000_000});
+   * {@code seed} may also be written in hex ({@code 0x9e3779b97f4a7c15}).
+   *
+   * @param config the config string
+   * @return the spec it describes
+   * @throws IllegalArgumentException naming what is malformed or out of range
+   */
+  public static FilterSpec parse(String config) {
+    Objects.requireNonNull(config, "config");
+    String text = config.strip();
+    if (text.isEmpty()) {
+      throw new IllegalArgumentException(
+          "config string is empty: expected variant?key=value&key=value, e.g. classic?capacity=1000000");
+    }
+    int q = text.indexOf('?');
+    Builder b = builder(q < 0 ? text : text.substring(0, q).strip());
+    if (q >= 0) {
+      String query = text.substring(q + 1);
+      if (query.isBlank()) {
+        throw new IllegalArgumentException(
+            "config string '" + config + "' ends with '?': add key=value pairs or drop the '?'");
+      }
+      TreeMap<String, String> seen = new TreeMap<>();
+      for (String pair : query.split("&", -1)) {
+        int eq = pair.indexOf('=');
+        String key = eq < 0 ? pair.strip() : pair.substring(0, eq).strip();
+        if (eq < 0 || key.isEmpty()) {
+          throw new IllegalArgumentException(
+              "config string '" + config + "' has '" + pair + "' where key=value was expected");
+        }
+        String value = pair.substring(eq + 1).strip();
+        String before = seen.put(key, value);
+        if (before != null) {
+          throw new IllegalArgumentException(
+              key + " is given twice in config string '" + config + "' (" + before + " and "
+                  + value + ")");
+        }
+        b.set(key, value);
+      }
+    }
+    return b.build();
+  }
+
+  /**
+   * Reads a spec from properties: {@code prefix + "variant"} names the variant, and every other
+   * property that starts with {@code prefix} is a key of the config string, with the same
+   * meaning and checks as in {@link #parse(String)}. Properties without the prefix are ignored.
+   *
+   * @param properties where to read
+   * @param prefix the common prefix of the keys, e.g. {@code "cuckoo."}; may be empty
+   * @return the spec
+   * @throws IllegalArgumentException if the variant property is missing or a value is bad
+   */
+  public static FilterSpec fromProperties(Properties properties, String prefix) {
+    Objects.requireNonNull(properties, "properties");
+    Objects.requireNonNull(prefix, "prefix");
+    String variantKey = prefix + VARIANT_PROPERTY;
+    String variant = properties.getProperty(variantKey);
+    if (variant == null || variant.isBlank()) {
+      throw new IllegalArgumentException(
+          "property " + variantKey + " is missing: it names the variant, e.g. "
+              + variantKey + "=classic");
+    }
+    Builder b = builder(variant.strip());
+    for (String name : new TreeSet<>(properties.stringPropertyNames())) {
+      if (name.startsWith(prefix) && !name.equals(variantKey)) {
+        b.set(name.substring(prefix.length()).strip(), properties.getProperty(name).strip());
+      }
+    }
+    return b.build();
+  }
+
+  /** @return the variant's name */
+  public String variant() {
+    return variant;
+  }
+
+  /** @return the number of items the filter is sized for, if given */
+  public OptionalLong capacity() {
+    return capacity == null ? OptionalLong.empty() : OptionalLong.of(capacity);
+  }
+
+  /** @return the fingerprint width in bits, if given */
+  public OptionalInt fingerprintBits() {
+    return fingerprintBits == null ? OptionalInt.empty() : OptionalInt.of(fingerprintBits);
+  }
+
+  /**
+   * @return the target false-positive probability, if given (a resolved spec has the derived
+   *     {@link #fingerprintBits()} instead)
+   */
+  public OptionalDouble targetFpp() {
+    return targetFpp == null ? OptionalDouble.empty() : OptionalDouble.of(targetFpp);
+  }
+
+  /** @return the number of slots per bucket, if given */
+  public OptionalInt bucketSize() {
+    return bucketSize == null ? OptionalInt.empty() : OptionalInt.of(bucketSize);
+  }
+
+  /** @return the hash strategy's name, if given (also when given as an instance) */
+  public Optional<String> hash() {
+    return Optional.ofNullable(hash);
+  }
+
+  /** @return the hash strategy instance, if one was given rather than a name */
+  public Optional<HashStrategy> hashInstance() {
+    return Optional.ofNullable(hashInstance);
+  }
+
+  /** @return the hash seed, if given */
+  public OptionalLong seed() {
+    return seed == null ? OptionalLong.empty() : OptionalLong.of(seed);
+  }
+
+  /** @return the most evictions one insert may make, if given */
+  public OptionalInt maxKicks() {
+    return maxKicks == null ? OptionalInt.empty() : OptionalInt.of(maxKicks);
+  }
+
+  /** @return the variant-specific options, sorted by name; unmodifiable */
+  public Map<String, String> options() {
+    return options;
+  }
+
+  /**
+   * @param name an option's name
+   * @return its value as given, if given
+   */
+  public Optional<String> option(String name) {
+    return Optional.ofNullable(options.get(name));
+  }
+
+  /**
+   * The hash this spec names: the instance if one was given, otherwise the installed strategy of
+   * that name built with {@link #seed()} (0 if not given).
+   *
+   * @return the hash strategy
+   * @throws IllegalStateException if the spec names no hash (resolve it with its variant first)
+   * @throws IllegalArgumentException if no installed hash has that name
+   */
+  public HashStrategy hashStrategy() {
+    if (hashInstance != null) {
+      return hashInstance;
+    }
+    if (hash == null) {
+      throw new IllegalStateException(
+          "spec '" + this + "' names no hash; resolve it with its variant's provider first");
+    }
+    return CuckooFilters.hash(hash, seed == null ? 0L : seed);
+  }
+
+  /** @return a builder holding everything this spec holds */
+  public Builder toBuilder() {
+    Builder b = new Builder(variant);
+    b.capacity = capacity;
+    b.fingerprintBits = fingerprintBits;
+    b.targetFpp = targetFpp;
+    b.bucketSize = bucketSize;
+    b.hash = hash;
+    b.hashInstance = hashInstance;
+    b.seed = seed;
+    b.maxKicks = maxKicks;
+    b.options.putAll(options);
+    return b;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof FilterSpec)) {
+      return false;
+    }
+    FilterSpec s = (FilterSpec) o;
+    return variant.equals(s.variant)
+        && Objects.equals(capacity, s.capacity)
+        && Objects.equals(fingerprintBits, s.fingerprintBits)
+        && Objects.equals(targetFpp, s.targetFpp)
+        && Objects.equals(bucketSize, s.bucketSize)
+        && Objects.equals(hash, s.hash)
+        && Objects.equals(hashInstance, s.hashInstance)
+        && Objects.equals(seed, s.seed)
+        && Objects.equals(maxKicks, s.maxKicks)
+        && options.equals(s.options);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(variant, capacity, fingerprintBits, targetFpp, bucketSize, hash,
+        hashInstance, seed, maxKicks, options);
+  }
+
+  /** @return the config string, which {@link #parse(String)} reads back */
+  @Override
+  public String toString() {
+    List<String> pairs = new ArrayList<>();
+    if (capacity != null) {
+      pairs.add(CAPACITY + "=" + capacity);
+    }
+    if (fingerprintBits != null) {
+      pairs.add(FINGERPRINT_BITS + "=" + fingerprintBits);
+    }
+    if (targetFpp != null) {
+      pairs.add(TARGET_FPP + "=" + targetFpp);
+    }
+    if (bucketSize != null) {
+      pairs.add(BUCKET_SIZE + "=" + bucketSize);
+    }
+    if (hash != null) {
+      pairs.add(HASH + "=" + hash);
+    }
+    if (seed != null) {
+      pairs.add(SEED + "=" + seed);
+    }
+    if (maxKicks != null) {
+      pairs.add(MAX_KICKS + "=" + maxKicks);
+    }
+    options.forEach((k, v) -> pairs.add(k + "=" + v));
+    return pairs.isEmpty() ? variant : variant + "?" + String.join("&", pairs);
+  }
+
+  /** Builds a {@link FilterSpec}; names and option values are checked here, ranges by the variant. */
+  public static final class Builder {
+    private final String variant;
+    private Long capacity;
+    private Integer fingerprintBits;
+    private Double targetFpp;
+    private Integer bucketSize;
+    private String hash;
+    private HashStrategy hashInstance;
+    private Long seed;
+    private Integer maxKicks;
+    private final TreeMap<String, String> options = new TreeMap<>();
+
+    private Builder(String variant) {
+      Objects.requireNonNull(variant, "variant");
+      if (!NAME.matcher(variant).matches()) {
+        throw new IllegalArgumentException(
+            "variant name '" + variant + "' is not valid: 1 to 64 letters, digits, '.', '_' or"
+                + " '-', starting with a letter or digit");
+      }
+      this.variant = variant;
+    }
+
+    /**
+     * @param capacity the number of items the filter is sized for (the variant checks the range)
+     * @return this builder
+     */
+    public Builder capacity(long capacity) {
+      this.capacity = capacity;
+      return this;
+    }
+
+    /**
+     * @param bits the fingerprint width (the variant checks the range)
+     * @return this builder
+     */
+    public Builder fingerprintBits(int bits) {
+      this.fingerprintBits = bits;
+      return this;
+    }
+
+    /**
+     * @param fpp the target false-positive probability, strictly between 0 and 1 (the variant
+     *     checks it), from which the variant derives the fingerprint width. Give this or {@link
+     *     #fingerprintBits}, not both.
+     * @return this builder
+     */
+    public Builder targetFpp(double fpp) {
+      this.targetFpp = fpp;
+      return this;
+    }
+
+    /**
+     * @param slots the number of slots per bucket (the variant checks which it supports)
+     * @return this builder
+     */
+    public Builder bucketSize(int slots) {
+      this.bucketSize = slots;
+      return this;
+    }
+
+    /**
+     * Names an installed hash strategy (see {@link CuckooFilters#hashes()}); the name is checked
+     * when the filter is created.
+     *
+     * @param name the strategy's name
+     * @return this builder
+     */
+    public Builder hash(String name) {
+      Objects.requireNonNull(name, HASH);
+      if (!NAME.matcher(name).matches()) {
+        throw new IllegalArgumentException(
+            HASH + "=" + name + " is not a valid hash name: 1 to 64 letters, digits, '.', '_' or"
+                + " '-'");
+      }
+      this.hash = name;
+      this.hashInstance = null;
+      return this;
+    }
+
+    /**
+     * Uses this hash strategy instance as it is. Its {@link HashStrategy#name() name} is what the
+     * config string and filter files record, so a reader finds it by that name (or is given the
+     * instance). A {@link #seed} given too is recorded but not applied to the instance.
+     *
+     * @param strategy the hash strategy
+     * @return this builder
+     */
+    public Builder hash(HashStrategy strategy) {
+      Objects.requireNonNull(strategy, HASH);
+      hash(strategy.name());
+      this.hashInstance = strategy;
+      return this;
+    }
+
+    /**
+     * @param seed the seed the named hash strategy is built with (any value; 0 by default)
+     * @return this builder
+     */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /**
+     * @param kicks the most evictions one insert may make before it is refused (the variant
+     *     checks the range)
+     * @return this builder
+     */
+    public Builder maxKicks(int kicks) {
+      this.maxKicks = kicks;
+      return this;
+    }
+
+    /**
+     * Sets a variant-specific option. The variant checks the name and value when the filter is
+     * created.
+     *
+     * @param name the option's name (not one of {@link FilterSpec#COMMON_KEYS})
+     * @param value its value: letters, digits and {@code . _ : + , -}
+     * @return this builder
+     */
+    public Builder option(String name, String value) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(value, "value");
+      if (!OPTION_NAME.matcher(name).matches()) {
+        throw new IllegalArgumentException(
+            "key '" + name + "' is not valid: 1 to 64 letters, digits, '.', '_' or '-',"
+                + " starting with a letter");
+      }
+      for (String common : COMMON_KEYS) {
+        if (common.equalsIgnoreCase(name)) {
+          throw new IllegalArgumentException(
+              common.equals(name)
+                  ? "'" + name + "' is a common key, not an option: set it with its own method"
+                  : "unknown key '" + name + "'; did you mean '" + common + "'?");
+        }
+      }
+      if (!OPTION_VALUE.matcher(value).matches()) {
+        throw new IllegalArgumentException(
+            name + "=" + value + " is not a valid option value: 1 to 256 letters, digits and"
+                + " . _ : + , -");
+      }
+      options.put(name, value);
+      return this;
+    }
+
+    /**
+     * Sets any key from its text, exactly as in a config string: a common key is parsed and
+     * checked, anything else becomes an option.
+     *
+     * @param key the key
+     * @param value the value as text
+     * @return this builder
+     */
+    public Builder set(String key, String value) {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(value, "value");
+      if (value.isEmpty()) {
+        throw new IllegalArgumentException(key + " has an empty value");
+      }
+      switch (key) {
+        case CAPACITY:
+          return capacity(ConfigValues.parseWhole(key, value));
+        case FINGERPRINT_BITS:
+          return fingerprintBits(ConfigValues.parseInt(key, value));
+        case TARGET_FPP:
+          return targetFpp(ConfigValues.parseDecimal(key, value));
+        case BUCKET_SIZE:
+          return bucketSize(ConfigValues.parseInt(key, value));
+        case HASH:
+          return hash(value);
+        case SEED:
+          return seed(ConfigValues.parseWholeOrHex(key, value));
+        case MAX_KICKS:
+          return maxKicks(ConfigValues.parseInt(key, value));
+        case VARIANT_PROPERTY:
+          throw new IllegalArgumentException(
+              "'variant' is not a key: the variant goes before '?', as in " + value + "?capacity=1000");
+        default:
+          return option(key, value);
+      }
+    }
+
+    /**
+     * @return the spec
+     * @throws IllegalArgumentException if both {@code fingerprintBits} and {@code targetFpp} are
+     *     given
+     */
+    public FilterSpec build() {
+      if (fingerprintBits != null && targetFpp != null) {
+        throw new IllegalArgumentException(
+            FINGERPRINT_BITS + "=" + fingerprintBits + " and " + TARGET_FPP + "=" + targetFpp
+                + " are both given: give one of them");
+      }
+      return new FilterSpec(this);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package dev.cuckoo.spi;
+
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterSpec;
+import java.io.IOException;
+
+/**
+ * A filter variant, found by {@link java.util.ServiceLoader}. Register an implementation with
+ * {@code @AutoService(FilterProvider.class)} and, in the variant's {@code module-info.java},
+ * {@code provides dev.cuckoo.spi.FilterProvider with ...}.
+ *
+ * <p>A variant is described by the fingerprint widths, bucket sizes and other keys its {@link
+ * #schema()} accepts. {@link dev.cuckoo.CuckooFilters} calls {@link #validate} before {@link
+ * #create} or {@link #read}, so those two only ever see resolved specs.
+ */
+public interface FilterProvider {
+
+  /**
+   * @return the variant's name, unique among installed variants, as used in config strings
+   */
+  String name();
+
+  /**
+   * @return a one-line description for listings
+   */
+  String description();
+
+  /**
+   * @return the keys this variant accepts, their ranges and defaults
+   */
+  SpecSchema schema();
+
+  /**
+   * Checks a spec and fills in every default. The default implementation applies {@link
+   * #schema()}; a variant with rules between keys overrides it and calls the schema first.
+   *
+   * @param spec a spec naming this variant
+   * @return the resolved spec: every key set, so that resolving it again changes nothing
+   * @throws IllegalArgumentException naming the key, the value and what is allowed
+   */
+  default FilterSpec validate(FilterSpec spec) {
+    return schema().resolve(spec);
+  }
+
+  /**
+   * Creates an empty filter.
+   *
+   * @param resolved a spec returned by {@link #validate}
+   * @return the filter; its {@link dev.cuckoo.CuckooFilter#spec()} equals {@code resolved}
+   */
+  CuckooFilter create(FilterSpec resolved);
+
+  /**
+   * Reads the payload this variant's filters write, for {@link
+   * dev.cuckoo.CuckooFilters#read(java.io.InputStream)}. It must check every size it reads
+   * against the spec and against {@link PayloadInput#remaining()} before allocating, and read the
+   * payload to its end.
+   *
+   * @param resolved the spec stored in the file, resolved by {@link #validate}
+   * @param payload the payload, bounded to its declared length
+   * @return the filter
+   * @throws dev.cuckoo.CorruptFilterException if the payload is inconsistent or truncated
+   * @throws IOException if reading fails
+   */
+  CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException;
+}

@@ -1,0 +1,163 @@
+package dev.cuckoo.spi;
+
+import dev.cuckoo.CorruptFilterException;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.IOException;
+
+/**
+ * A variant's payload inside a filter file, as a big-endian {@link DataInput} bounded to the
+ * payload's declared length. Reading past that length, or past the end of the file, throws
+ * {@link CorruptFilterException} (never {@link java.io.EOFException}).
+ *
+ * <p>A forged file can declare any sizes it likes, checksum and all: before allocating in
+ * proportion to a size it has read, a variant calls {@link #requireRemaining} so that it never
+ * allocates more than the input actually holds.
+ */
+public final class PayloadInput implements DataInput {
+  private final EnvelopeReader reader;
+  private final String variant;
+  private final long length;
+  private long remaining;
+
+  PayloadInput(EnvelopeReader reader, String variant, long length) {
+    this.reader = reader;
+    this.variant = variant;
+    this.length = length;
+    this.remaining = length;
+  }
+
+  /** @return the bytes of the payload not read yet */
+  public long remaining() {
+    return remaining;
+  }
+
+  /**
+   * Checks that the payload still holds at least {@code bytes} bytes, before the caller
+   * allocates room for them.
+   *
+   * @param bytes how many bytes the caller is about to read
+   * @param what what they are, for the message (e.g. {@code "a table of 4096 longs"})
+   * @throws CorruptFilterException if fewer remain
+   */
+  public void requireRemaining(long bytes, String what) throws CorruptFilterException {
+    if (bytes < 0 || bytes > remaining) {
+      throw new CorruptFilterException(
+          "payload of variant " + variant + " declares " + what + " (" + bytes + " bytes), but only "
+              + remaining + " of its " + length + " bytes remain");
+    }
+  }
+
+  private void consume(long bytes) throws CorruptFilterException {
+    if (bytes > remaining) {
+      throw new CorruptFilterException(
+          "payload of variant " + variant + " ends early: " + length
+              + " bytes declared, its contents need more");
+    }
+    remaining -= bytes;
+  }
+
+  /**
+   * Reads {@code len} big-endian longs into {@code dst}, faster than one {@link #readLong()} at
+   * a time.
+   *
+   * @param dst where to store them
+   * @param off the first index to fill
+   * @param len how many to read
+   * @throws IOException if the payload or the file ends first
+   */
+  public void readLongs(long[] dst, int off, int len) throws IOException {
+    java.util.Objects.checkFromIndexSize(off, len, dst.length);
+    consume((long) len * Long.BYTES);
+    reader.readLongs(dst, off, len);
+  }
+
+  @Override
+  public void readFully(byte[] b) throws IOException {
+    readFully(b, 0, b.length);
+  }
+
+  @Override
+  public void readFully(byte[] b, int off, int len) throws IOException {
+    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    consume(len);
+    reader.readFully(b, off, len);
+  }
+
+  @Override
+  public int skipBytes(int n) throws IOException {
+    int k = (int) Math.max(0, Math.min(n, remaining));
+    consume(k);
+    reader.skip(k);
+    return k;
+  }
+
+  @Override
+  public boolean readBoolean() throws IOException {
+    return readUnsignedByte() != 0;
+  }
+
+  @Override
+  public byte readByte() throws IOException {
+    return (byte) readUnsignedByte();
+  }
+
+  @Override
+  public int readUnsignedByte() throws IOException {
+    consume(1);
+    return reader.readUnsignedByte();
+  }
+
+  @Override
+  public short readShort() throws IOException {
+    return (short) readUnsignedShort();
+  }
+
+  @Override
+  public int readUnsignedShort() throws IOException {
+    consume(2);
+    return reader.readUnsignedShort();
+  }
+
+  @Override
+  public char readChar() throws IOException {
+    return (char) readUnsignedShort();
+  }
+
+  @Override
+  public int readInt() throws IOException {
+    consume(4);
+    return reader.readInt();
+  }
+
+  @Override
+  public long readLong() throws IOException {
+    consume(8);
+    return reader.readLong();
+  }
+
+  @Override
+  public float readFloat() throws IOException {
+    return Float.intBitsToFloat(readInt());
+  }
+
+  @Override
+  public double readDouble() throws IOException {
+    return Double.longBitsToDouble(readLong());
+  }
+
+  /**
+   * Not supported: payloads are binary.
+   *
+   * @throws UnsupportedOperationException always
+   */
+  @Override
+  public String readLine() {
+    throw new UnsupportedOperationException("payloads are binary; use readUTF");
+  }
+
+  @Override
+  public String readUTF() throws IOException {
+    return DataInputStream.readUTF(this);
+  }
+}

@@ -1,0 +1,494 @@
+package dev.cuckoo.spi;
+
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterSpec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What a variant accepts: the range and default of every common key, the default hash, and its
+ * own options. {@link #resolve(FilterSpec)} checks a spec against it and fills in every default,
+ * so that each variant rejects bad configuration with the same kind of message: the key, the
+ * value given, the variant and what is allowed ({@code fingerprintBits=40 is out of range for
+ * variant classic: 4..32}).
+ *
+ * <p>A {@code targetFpp} is turned into the smallest fingerprint width {@code f} with {@code
+ * 2b/2^f <= targetFpp} (the bound of Fan et al. [1], section 5.1), at least the variant's
+ * minimum width.
+ *
+ * <p>[1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
+ * Better Than Bloom", CoNEXT 2014.
+ */
+public final class SpecSchema {
+  private final String variant;
+  private final long minCapacity;
+  private final long maxCapacity;
+  private final int minBits;
+  private final int maxBits;
+  private final int defaultBits;
+  private final int[] bucketSizes; // null: every size in minBucket..maxBucket
+  private final int minBucket;
+  private final int maxBucket;
+  private final int defaultBucket;
+  private final int minKicks;
+  private final int maxKicks;
+  private final int defaultKicks;
+  private final String defaultHash;
+  private final Map<String, Option> options;
+
+  private SpecSchema(Builder b) {
+    this.variant = b.variant;
+    this.minCapacity = b.minCapacity;
+    this.maxCapacity = b.maxCapacity;
+    this.minBits = b.minBits;
+    this.maxBits = b.maxBits;
+    this.defaultBits = b.defaultBits;
+    this.bucketSizes = b.bucketSizes;
+    this.minBucket = b.minBucket;
+    this.maxBucket = b.maxBucket;
+    this.defaultBucket = b.defaultBucket;
+    this.minKicks = b.minKicks;
+    this.maxKicks = b.maxKicks;
+    this.defaultKicks = b.defaultKicks;
+    this.defaultHash = b.defaultHash;
+    this.options = Collections.unmodifiableMap(new LinkedHashMap<>(b.options));
+  }
+
+  /**
+   * @param variant the variant this schema describes
+   * @return a builder; every common key must be described before {@link Builder#build()}
+   */
+  public static Builder builder(String variant) {
+    return new Builder(variant);
+  }
+
+  /**
+   * Checks a spec and fills in every default. The result names every common key (with the
+   * fingerprint width derived from {@code targetFpp} if that was given, and {@code targetFpp}
+   * dropped) and every option; resolving it again returns an equal spec.
+   *
+   * @param spec a spec for this variant
+   * @return the resolved spec
+   * @throws IllegalArgumentException naming the key, the value and what is allowed, for a value
+   *     out of range, a missing capacity, an unknown key or option value, or a hash that is not
+   *     installed
+   */
+  public FilterSpec resolve(FilterSpec spec) {
+    Objects.requireNonNull(spec, "spec");
+    if (!spec.variant().equals(variant)) {
+      throw new IllegalArgumentException(
+          "spec '" + spec + "' is for variant " + spec.variant() + ", not " + variant);
+    }
+    for (String key : spec.options().keySet()) {
+      if (!options.containsKey(key)) {
+        throw new IllegalArgumentException(
+            "unknown key '" + key + "' for variant " + variant + "; allowed keys: "
+                + String.join(", ", keys()));
+      }
+    }
+    if (spec.capacity().isEmpty()) {
+      throw new IllegalArgumentException(
+          FilterSpec.CAPACITY + " is missing for variant " + variant + ": give "
+              + FilterSpec.CAPACITY + "=N with N in " + minCapacity + ".." + maxCapacity);
+    }
+    long capacity = spec.capacity().getAsLong();
+    if (capacity < minCapacity || capacity > maxCapacity) {
+      throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, variant, minCapacity + ".." + maxCapacity);
+    }
+    int bucketSize = spec.bucketSize().orElse(defaultBucket);
+    if (!supportsBucketSize(bucketSize)) {
+      throw ConfigValues.outOfRange(FilterSpec.BUCKET_SIZE, bucketSize, variant, bucketSizesText());
+    }
+    int bits;
+    if (spec.fingerprintBits().isPresent()) {
+      bits = spec.fingerprintBits().getAsInt();
+      if (bits < minBits || bits > maxBits) {
+        throw ConfigValues.outOfRange(FilterSpec.FINGERPRINT_BITS, bits, variant, minBits + ".." + maxBits);
+      }
+    } else if (spec.targetFpp().isPresent()) {
+      double fpp = spec.targetFpp().getAsDouble();
+      if (!(fpp > 0.0 && fpp < 1.0)) {
+        throw ConfigValues.outOfRange(FilterSpec.TARGET_FPP, fpp, variant, "strictly between 0 and 1, e.g. 0.001");
+      }
+      bits = fingerprintBitsFor(fpp, bucketSize);
+      if (bits > maxBits) {
+        throw new IllegalArgumentException(
+            FilterSpec.TARGET_FPP + "=" + fpp + " needs " + bits + "-bit fingerprints with "
+                + FilterSpec.BUCKET_SIZE + "=" + bucketSize + ", out of range for variant "
+                + variant + ": " + FilterSpec.FINGERPRINT_BITS + " " + minBits + ".." + maxBits);
+      }
+      bits = Math.max(bits, minBits);
+    } else {
+      bits = defaultBits;
+    }
+    int kicks = spec.maxKicks().orElse(defaultKicks);
+    if (kicks < minKicks || kicks > maxKicks) {
+      throw ConfigValues.outOfRange(FilterSpec.MAX_KICKS, kicks, variant, minKicks + ".." + maxKicks);
+    }
+
+    FilterSpec.Builder out =
+        FilterSpec.builder(variant)
+            .capacity(capacity)
+            .fingerprintBits(bits)
+            .bucketSize(bucketSize)
+            .seed(spec.seed().orElse(0L))
+            .maxKicks(kicks);
+    if (spec.hashInstance().isPresent()) {
+      out.hash(spec.hashInstance().get());
+    } else {
+      String hash = spec.hash().orElse(defaultHash);
+      Set<String> installed = CuckooFilters.hashes();
+      if (!installed.contains(hash)) {
+        throw new IllegalArgumentException(
+            FilterSpec.HASH + "=" + hash + " is not installed; installed hashes: "
+                + (installed.isEmpty() ? "none (add cuckoo-hashing to the class path)" : String.join(", ", installed)));
+      }
+      out.hash(hash);
+    }
+    for (Option option : options.values()) {
+      String given = spec.options().get(option.name);
+      out.option(option.name, given == null ? option.defaultValue : option.canonical(given, variant));
+    }
+    return out.build();
+  }
+
+  /**
+   * The smallest fingerprint width {@code f} whose bound {@code 2b/2^f} is at most {@code fpp}.
+   *
+   * @param fpp the target false-positive probability, in (0, 1)
+   * @param bucketSize the slots per bucket
+   * @return the width, which may exceed {@link #maxFingerprintBits()}
+   */
+  public static int fingerprintBitsFor(double fpp, int bucketSize) {
+    int f = 1;
+    while (f < 128 && 2.0 * bucketSize / Math.scalb(1.0, f) > fpp) {
+      f++;
+    }
+    return f;
+  }
+
+  /** @return the variant this schema describes */
+  public String variant() {
+    return variant;
+  }
+
+  /** @return the smallest capacity allowed */
+  public long minCapacity() {
+    return minCapacity;
+  }
+
+  /** @return the largest capacity allowed */
+  public long maxCapacity() {
+    return maxCapacity;
+  }
+
+  /** @return the narrowest fingerprint allowed, in bits */
+  public int minFingerprintBits() {
+    return minBits;
+  }
+
+  /** @return the widest fingerprint allowed, in bits */
+  public int maxFingerprintBits() {
+    return maxBits;
+  }
+
+  /** @return the fingerprint width used when neither width nor target FPP is given */
+  public int defaultFingerprintBits() {
+    return defaultBits;
+  }
+
+  /**
+   * @param slots a bucket size
+   * @return whether the variant supports it
+   */
+  public boolean supportsBucketSize(int slots) {
+    return bucketSizes == null
+        ? slots >= minBucket && slots <= maxBucket
+        : Arrays.binarySearch(bucketSizes, slots) >= 0;
+  }
+
+  /** @return the supported bucket sizes as text: {@code 1, 2, 4, 8} or {@code 1..255} */
+  public String bucketSizesText() {
+    return bucketSizes == null
+        ? minBucket + ".." + maxBucket
+        : Arrays.stream(bucketSizes).mapToObj(Integer::toString).collect(Collectors.joining(", "));
+  }
+
+  /** @return the bucket size used when none is given */
+  public int defaultBucketSize() {
+    return defaultBucket;
+  }
+
+  /** @return the smallest {@code maxKicks} allowed */
+  public int minMaxKicks() {
+    return minKicks;
+  }
+
+  /** @return the largest {@code maxKicks} allowed */
+  public int maxMaxKicks() {
+    return maxKicks;
+  }
+
+  /** @return the {@code maxKicks} used when none is given */
+  public int defaultMaxKicks() {
+    return defaultKicks;
+  }
+
+  /** @return the hash used when none is given */
+  public String defaultHash() {
+    return defaultHash;
+  }
+
+  /** @return the names of the variant's own options, in the order they were declared */
+  public Set<String> optionNames() {
+    return options.keySet();
+  }
+
+  /**
+   * @param name an option's name
+   * @return its default value as text
+   * @throws IllegalArgumentException if the variant has no such option
+   */
+  public String optionDefault(String name) {
+    Option o = options.get(name);
+    if (o == null) {
+      throw new IllegalArgumentException("variant " + variant + " has no option '" + name + "'");
+    }
+    return o.defaultValue;
+  }
+
+  /**
+   * @param name an option's name
+   * @return what the option allows, as text (e.g. {@code 0..32768} or {@code none, striped})
+   * @throws IllegalArgumentException if the variant has no such option
+   */
+  public String optionAllowed(String name) {
+    Option o = options.get(name);
+    if (o == null) {
+      throw new IllegalArgumentException("variant " + variant + " has no option '" + name + "'");
+    }
+    return o.allowedText();
+  }
+
+  /** @return every key the variant accepts: the common keys, then its options */
+  public List<String> keys() {
+    List<String> keys = new ArrayList<>(FilterSpec.COMMON_KEYS);
+    keys.addAll(options.keySet());
+    return keys;
+  }
+
+  @Override
+  public String toString() {
+    return variant + " schema: capacity " + minCapacity + ".." + maxCapacity + ", fingerprintBits "
+        + minBits + ".." + maxBits + " (default " + defaultBits + "), bucketSize "
+        + bucketSizesText() + " (default " + defaultBucket + "), maxKicks " + minKicks + ".."
+        + maxKicks + " (default " + defaultKicks + "), hash default " + defaultHash
+        + options.values().stream().map(o -> ", " + o.name + " " + o.allowedText() + " (default " + o.defaultValue + ")").collect(Collectors.joining());
+  }
+
+  /** A variant option: whole numbers in a range, or one of a set of words. */
+  private static final class Option {
+    final String name;
+    final String defaultValue;
+    final long min;
+    final long max;
+    final List<String> choices; // null: a whole number in min..max
+
+    Option(String name, String defaultValue, long min, long max, List<String> choices) {
+      this.name = name;
+      this.defaultValue = defaultValue;
+      this.min = min;
+      this.max = max;
+      this.choices = choices;
+    }
+
+    String canonical(String value, String variant) {
+      if (choices != null) {
+        if (!choices.contains(value)) {
+          throw ConfigValues.outOfRange(name, value, variant, allowedText());
+        }
+        return value;
+      }
+      long v = ConfigValues.parseWhole(name, value);
+      if (v < min || v > max) {
+        throw ConfigValues.outOfRange(name, value, variant, allowedText());
+      }
+      return Long.toString(v);
+    }
+
+    String allowedText() {
+      return choices == null ? min + ".." + max : String.join(", ", choices);
+    }
+  }
+
+  /** Describes a variant's keys; every common key must be described. */
+  public static final class Builder {
+    private final String variant;
+    private long minCapacity = -1;
+    private long maxCapacity;
+    private int minBits = -1;
+    private int maxBits;
+    private int defaultBits;
+    private int[] bucketSizes;
+    private int minBucket = -1;
+    private int maxBucket;
+    private int defaultBucket;
+    private int minKicks = -1;
+    private int maxKicks;
+    private int defaultKicks;
+    private String defaultHash;
+    private final Map<String, Option> options = new LinkedHashMap<>();
+
+    private Builder(String variant) {
+      FilterSpec.builder(variant); // checks the name
+      this.variant = variant;
+    }
+
+    /**
+     * @param min the smallest capacity, at least 1
+     * @param max the largest capacity
+     * @return this builder
+     */
+    public Builder capacity(long min, long max) {
+      require(min >= 1 && min <= max, "capacity range " + min + ".." + max);
+      this.minCapacity = min;
+      this.maxCapacity = max;
+      return this;
+    }
+
+    /**
+     * @param min the narrowest width, at least 1
+     * @param max the widest width, at most 64
+     * @param defaultBits the width used when none is given
+     * @return this builder
+     */
+    public Builder fingerprintBits(int min, int max, int defaultBits) {
+      require(min >= 1 && min <= max && max <= 64 && defaultBits >= min && defaultBits <= max,
+          "fingerprintBits " + min + ".." + max + " default " + defaultBits);
+      this.minBits = min;
+      this.maxBits = max;
+      this.defaultBits = defaultBits;
+      return this;
+    }
+
+    /**
+     * @param defaultSize the bucket size used when none is given (one of {@code allowed})
+     * @param allowed every supported bucket size
+     * @return this builder
+     */
+    public Builder bucketSizes(int defaultSize, int... allowed) {
+      int[] sorted = allowed.clone();
+      Arrays.sort(sorted);
+      require(sorted.length > 0 && sorted[0] >= 1 && Arrays.binarySearch(sorted, defaultSize) >= 0,
+          "bucket sizes " + Arrays.toString(allowed) + " default " + defaultSize);
+      this.bucketSizes = sorted;
+      this.minBucket = sorted[0];
+      this.maxBucket = sorted[sorted.length - 1];
+      this.defaultBucket = defaultSize;
+      return this;
+    }
+
+    /**
+     * @param min the smallest bucket size, at least 1
+     * @param max the largest bucket size
+     * @param defaultSize the bucket size used when none is given
+     * @return this builder
+     */
+    public Builder bucketSizeRange(int min, int max, int defaultSize) {
+      require(min >= 1 && min <= max && defaultSize >= min && defaultSize <= max,
+          "bucket sizes " + min + ".." + max + " default " + defaultSize);
+      this.bucketSizes = null;
+      this.minBucket = min;
+      this.maxBucket = max;
+      this.defaultBucket = defaultSize;
+      return this;
+    }
+
+    /**
+     * @param min the smallest {@code maxKicks}, at least 0
+     * @param max the largest
+     * @param defaultKicks the value used when none is given
+     * @return this builder
+     */
+    public Builder maxKicks(int min, int max, int defaultKicks) {
+      require(min >= 0 && min <= max && defaultKicks >= min && defaultKicks <= max,
+          "maxKicks " + min + ".." + max + " default " + defaultKicks);
+      this.minKicks = min;
+      this.maxKicks = max;
+      this.defaultKicks = defaultKicks;
+      return this;
+    }
+
+    /**
+     * @param name the hash used when none is given
+     * @return this builder
+     */
+    public Builder defaultHash(String name) {
+      FilterSpec.builder("x").hash(name); // checks the name
+      this.defaultHash = name;
+      return this;
+    }
+
+    /**
+     * Declares an option whose value is a whole number.
+     *
+     * @param name the option's name
+     * @param min the smallest value
+     * @param max the largest value
+     * @param defaultValue the value used when none is given
+     * @return this builder
+     */
+    public Builder wholeOption(String name, long min, long max, long defaultValue) {
+      require(min <= max && defaultValue >= min && defaultValue <= max,
+          name + " " + min + ".." + max + " default " + defaultValue);
+      return addOption(new Option(name, Long.toString(defaultValue), min, max, null));
+    }
+
+    /**
+     * Declares an option whose value is one of a set of words.
+     *
+     * @param name the option's name
+     * @param defaultValue the value used when none is given (one of {@code allowed})
+     * @param allowed every allowed value
+     * @return this builder
+     */
+    public Builder choiceOption(String name, String defaultValue, String... allowed) {
+      List<String> choices = List.of(allowed);
+      require(choices.contains(defaultValue), name + " " + choices + " default " + defaultValue);
+      return addOption(new Option(name, defaultValue, 0, 0, choices));
+    }
+
+    private Builder addOption(Option option) {
+      FilterSpec.builder("x").option(option.name, option.defaultValue); // checks name and value
+      require(!options.containsKey(option.name), "option " + option.name + " declared twice");
+      options.put(option.name, option);
+      return this;
+    }
+
+    /**
+     * @return the schema
+     * @throws IllegalStateException if a common key was not described
+     */
+    public SpecSchema build() {
+      if (minCapacity < 0 || minBits < 0 || minBucket < 0 || minKicks < 0 || defaultHash == null) {
+        throw new IllegalStateException(
+            "schema of variant " + variant + " must describe capacity, fingerprintBits, bucket"
+                + " sizes, maxKicks and the default hash");
+      }
+      return new SpecSchema(this);
+    }
+
+    private static void require(boolean ok, String what) {
+      if (!ok) {
+        throw new IllegalArgumentException("inconsistent schema: " + what);
+      }
+    }
+  }
+}

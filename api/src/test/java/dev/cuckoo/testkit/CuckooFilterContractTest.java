@@ -1,0 +1,600 @@
+package dev.cuckoo.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.spi.SpecSchema;
+import dev.cuckoo.testkit.TestKey.Form;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The contract every variant keeps, as one abstract test: a variant module subclasses it, names
+ * its variant and the configurations to check, and gets the whole suite (the pattern of JCTools'
+ * {@code QueueSanityTest}).
+ *
+ * <p>What it checks, for every configuration:
+ * <ul>
+ *   <li>random sequences of add, addIfAbsent, remove (of present keys), mightContain, count,
+ *       clear and write/read against a multiset model: no false negatives, {@code size()} always
+ *       equal to the model's, {@code count} never below the multiplicity;
+ *   <li>filling with distinct keys to the first refused add: every stored key still found, also
+ *       after a write/read round trip and after removing half of them;
+ *   <li>the measured false-positive rate within {@link #fppBound} plus statistical slack;
+ *   <li>the key-encoding rule across key forms, the resolved spec's round trip, {@code clear};
+ *   <li>bad configuration rejected with a message naming key and value; truncated, bit-flipped
+ *       and garbage files rejected with {@link CorruptFilterException}.
+ * </ul>
+ *
+ * <p>Randomness comes from one base seed, printed in every failure message; rerun with {@code
+ * -Dcuckoo.test.seed=N} to repeat a run exactly.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class CuckooFilterContractTest {
+  /** The base seed of this run; every test derives its own from it and its config. */
+  protected static final long BASE_SEED =
+      Long.getLong("cuckoo.test.seed", new SplittableRandom().nextLong());
+
+  /** @return the variant under test, as {@link CuckooFilters#variants()} lists it */
+  protected abstract String variant();
+
+  /**
+   * @return the config strings to check, each naming a capacity; keep capacities modest (a few
+   *     thousand to a few tens of thousands) so that the suite stays quick
+   */
+  protected abstract List<String> configs();
+
+  /**
+   * @param spec a resolved spec
+   * @return whether a filter of this spec refuses adds once full (rather than growing)
+   */
+  protected boolean refusesWhenFull(FilterSpec spec) {
+    return true;
+  }
+
+  /**
+   * @param spec a resolved spec
+   * @return whether a filter of this spec takes {@code capacity} distinct keys without a refusal
+   */
+  protected boolean guaranteesCapacity(FilterSpec spec) {
+    return true;
+  }
+
+  /**
+   * The bound the measured false-positive rate must meet: by default {@code 2b/2^f} (Fan et al.,
+   * section 5.1).
+   *
+   * @param filter a filter loaded with distinct keys
+   * @return the bound for its current state
+   */
+  protected double fppBound(CuckooFilter filter) {
+    FilterSpec s = filter.spec();
+    return Math.min(1.0, 2.0 * s.bucketSize().getAsInt() / Math.scalb(1.0, s.fingerprintBits().getAsInt()));
+  }
+
+  /**
+   * @param spec a resolved spec
+   * @return how many random operations the model test runs
+   */
+  protected int modelOperations(FilterSpec spec) {
+    return (int) Math.min(30_000, Math.max(3_000, 3 * spec.capacity().getAsLong()));
+  }
+
+  /**
+   * @param spec a resolved spec
+   * @return how many negative lookups the false-positive test makes
+   */
+  protected int fppQueries(FilterSpec spec) {
+    return 200_000;
+  }
+
+  /** @return the configs, for {@code @MethodSource} */
+  protected final Stream<String> configSource() {
+    return configs().stream();
+  }
+
+  // ---------------------------------------------------------------- model-based sequences
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void randomOperationsMatchTheMultisetModel(String config) {
+    SplittableRandom r = random("model", config);
+    CuckooFilter f = CuckooFilters.create(config);
+    FilterSpec spec = f.spec();
+    String where = where(config, "model");
+    int poolSize = (int) Math.min(40_000, spec.capacity().getAsLong() * 13 / 10 + 16);
+    List<TestKey> pool = distinctKeys(r, poolSize);
+    KeyMultiset model = new KeyMultiset();
+    int operations = modelOperations(spec);
+    int refusalChecks = 0;
+    for (int step = 0; step < operations; step++) {
+      String at = where + " step " + step;
+      int op = r.nextInt(1000);
+      if (op < 450) {
+        TestKey k = pool.get(r.nextInt(poolSize));
+        if (KeyForms.add(f, k, k.randomForm(r))) {
+          model.add(k);
+        } else if (refusalChecks++ < 20) {
+          assertAllFound(f, model, at + " after a refused add of " + k);
+        }
+      } else if (op < 550) {
+        TestKey k = pool.get(r.nextInt(poolSize));
+        boolean present = model.count(k) > 0;
+        boolean added = KeyForms.addIfAbsent(f, k, k.randomForm(r));
+        if (present) {
+          assertFalse(added, at + ": addIfAbsent added a copy of present " + k);
+        }
+        if (added) {
+          model.add(k);
+        }
+      } else if (op < 800) {
+        TestKey k = model.randomPresent(r);
+        if (k != null) {
+          assertTrue(KeyForms.remove(f, k, k.randomForm(r)), at + ": remove of present " + k + " returned false");
+          model.remove(k);
+        }
+      } else if (op < 900) {
+        TestKey k = r.nextBoolean() ? model.randomPresent(r) : pool.get(r.nextInt(poolSize));
+        if (k != null && model.count(k) > 0) {
+          assertTrue(KeyForms.mightContain(f, k, k.randomForm(r)), at + ": false negative for " + k);
+        }
+      } else if (op < 990) {
+        TestKey k = r.nextBoolean() ? model.randomPresent(r) : pool.get(r.nextInt(poolSize));
+        if (k != null) {
+          long c = KeyForms.count(f, k, k.randomForm(r));
+          assertTrue(c >= model.count(k), at + ": count " + c + " below multiplicity " + model.count(k) + " of " + k);
+        }
+      } else if (op < 996) {
+        CuckooFilter g = roundTrip(f);
+        assertEquals(f.spec(), g.spec(), at + ": spec changed by write/read");
+        assertEquals(f.size(), g.size(), at + ": size changed by write/read");
+        for (int i = 0; i < 200; i++) {
+          TestKey k = pool.get(r.nextInt(poolSize));
+          assertEquals(f.mightContain(k.bytes), g.mightContain(k.bytes), at + ": answer for " + k + " changed by write/read");
+        }
+        f = g;
+      } else if (op < 998) {
+        f.clear();
+        model.clear();
+        for (int i = 0; i < 100; i++) {
+          TestKey k = pool.get(r.nextInt(poolSize));
+          assertFalse(f.mightContain(k.bytes), at + ": cleared filter reports " + k);
+        }
+      } else {
+        assertAllFound(f, model, at);
+      }
+      assertEquals(model.total(), f.size(), at + ": size differs from the model");
+    }
+    assertAllFound(f, model, where + " at the end");
+    CuckooFilter g = roundTrip(f);
+    assertEquals(model.total(), g.size(), where + ": size after write/read");
+    assertAllFound(g, model, where + " after the final write/read");
+  }
+
+  // ---------------------------------------------------------------- filling up
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void fillingToTheFirstRefusalLosesNothing(String config) {
+    SplittableRandom r = random("fill", config);
+    CuckooFilter f = CuckooFilters.create(config);
+    FilterSpec spec = f.spec();
+    String where = where(config, "fill");
+    long capacity = spec.capacity().getAsLong();
+    long limit = refusesWhenFull(spec) ? 4 * capacity + 1_000 : 3 * capacity;
+    long salt = r.nextLong();
+    List<Long> added = new ArrayList<>();
+    boolean refused = false;
+    for (long i = 0; i < limit; i++) {
+      long key = mix(salt + i);
+      if (!f.add(key)) {
+        refused = true;
+        break;
+      }
+      added.add(key);
+    }
+    if (refusesWhenFull(spec)) {
+      assertTrue(refused, where + ": took " + limit + " distinct keys without refusing one");
+    }
+    if (guaranteesCapacity(spec)) {
+      assertTrue(added.size() >= capacity,
+          where + ": refused distinct key number " + (added.size() + 1) + ", below its capacity " + capacity);
+    }
+    assertEquals(added.size(), f.size(), where + ": size after filling");
+    for (int extra = 0; refused && extra < 50; extra++) {
+      if (f.add(mix(salt - 1 - extra))) {
+        added.add(mix(salt - 1 - extra));
+      }
+    }
+    assertKeysFound(f, added, where + " after the first refused add");
+    assertTrue(f.loadFactor() > 0 && f.loadFactor() <= 1.0, where + ": load factor " + f.loadFactor());
+
+    CuckooFilter g = roundTrip(f);
+    assertEquals(f.size(), g.size(), where + ": size after write/read");
+    assertKeysFound(g, added, where + " after write/read of a full filter");
+
+    List<Long> kept = new ArrayList<>();
+    for (int i = 0; i < added.size(); i++) {
+      if (i % 2 == 0) {
+        assertTrue(g.remove(added.get(i)), where + ": remove of stored key " + added.get(i) + " returned false");
+      } else {
+        kept.add(added.get(i));
+      }
+    }
+    assertEquals(kept.size(), g.size(), where + ": size after removing half");
+    assertKeysFound(g, kept, where + " after removing half");
+    assertKeysFound(roundTrip(g), kept, where + " after removing half and write/read");
+  }
+
+  // ---------------------------------------------------------------- false positives
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void falsePositiveRateIsWithinTheBound(String config) {
+    SplittableRandom r = random("fpp", config);
+    CuckooFilter f = CuckooFilters.create(config);
+    String where = where(config, "fpp");
+    long capacity = f.spec().capacity().getAsLong();
+    long salt = r.nextLong();
+    for (long i = 0; i < capacity; i++) {
+      if (!f.add(mix(salt + i))) {
+        break;
+      }
+    }
+    double bound = fppBound(f);
+    double expected = f.expectedFpp();
+    assertTrue(expected >= 0 && expected <= bound * 1.0001 + 1e-15,
+        where + ": expectedFpp " + expected + " outside 0.." + bound);
+    int queries = fppQueries(f.spec());
+    long positives = 0;
+    for (long i = 0; i < queries; i++) {
+      // mix is a bijection, so keys from salt + 2^40 on were never added.
+      if (f.mightContain(mix(salt + (1L << 40) + i))) {
+        positives++;
+      }
+    }
+    double mean = bound * queries;
+    double allowed = mean + 6 * Math.sqrt(mean) + 10;
+    assertTrue(positives <= allowed,
+        where + ": " + positives + " false positives in " + queries + " lookups (rate "
+            + (double) positives / queries + ") exceed the bound " + bound + " (allowed " + (long) allowed
+            + "; load " + f.loadFactor() + ", expectedFpp " + expected + ")");
+  }
+
+  // ---------------------------------------------------------------- keys, spec, clear
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void everyKeyFormIsTheSameKey(String config) {
+    SplittableRandom r = random("forms", config);
+    CuckooFilter f = CuckooFilters.create(config);
+    String where = where(config, "forms");
+    int n = (int) Math.min(500, f.spec().capacity().getAsLong() / 4);
+    List<TestKey> keys = distinctKeys(r, n);
+    for (TestKey k : keys) {
+      assertTrue(KeyForms.add(f, k, k.randomForm(r)), where + ": add of " + k + " refused in a nearly empty filter");
+    }
+    for (TestKey k : keys) {
+      for (Form form : Form.values()) {
+        if (k.has(form)) {
+          assertTrue(KeyForms.mightContain(f, k, form), where + ": " + k + " not found as " + form);
+          assertTrue(KeyForms.count(f, k, form) >= 1, where + ": " + k + " counted 0 as " + form);
+        }
+      }
+    }
+    assertTrue(f.add("x") && f.mightContain("x".getBytes(java.nio.charset.StandardCharsets.UTF_8)), where + ": \"x\" as bytes");
+    long before = f.size();
+    for (TestKey k : keys) {
+      assertTrue(KeyForms.remove(f, k, k.randomForm(r)), where + ": remove of " + k);
+    }
+    assertEquals(before - n, f.size(), where + ": size after removing in other forms");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void specIsResolvedAndRoundTrips(String config) throws IOException {
+    CuckooFilter f = CuckooFilters.create(config);
+    FilterSpec spec = f.spec();
+    String where = where(config, "spec");
+    assertEquals(variant(), spec.variant(), where);
+    assertTrue(spec.capacity().isPresent() && spec.fingerprintBits().isPresent()
+        && spec.bucketSize().isPresent() && spec.hash().isPresent() && spec.seed().isPresent()
+        && spec.maxKicks().isPresent() && spec.targetFpp().isEmpty(), where + ": not resolved: " + spec);
+    assertEquals(spec, FilterSpec.parse(spec.toString()), where + ": text round trip of " + spec);
+    assertEquals(spec, CuckooFilters.create(spec).spec(), where + ": resolving twice");
+    assertEquals(spec, CuckooFilters.create(spec.toString()).spec(), where + ": from its text");
+    Properties props = new Properties();
+    props.setProperty("my.filter.variant", spec.variant());
+    String query = spec.toString().substring(spec.variant().length() + 1);
+    for (String pair : query.split("&")) {
+      props.setProperty("my.filter." + pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+    }
+    assertEquals(spec, CuckooFilters.fromProperties(props, "my.filter.").spec(), where + ": from properties");
+    assertEquals(spec, roundTrip(f).spec(), where + ": spec after write/read");
+    assertTrue(f.sizeInBytes() > 0, where + ": sizeInBytes " + f.sizeInBytes());
+    assertTrue(f.capacity() > 0, where + ": capacity " + f.capacity());
+    assertEquals(0, f.size(), where + ": a new filter is empty");
+    assertEquals(0.0, f.loadFactor(), where + ": a new filter's load");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void clearEmptiesAndTheFilterStaysUsable(String config) {
+    CuckooFilter f = CuckooFilters.create(config);
+    String where = where(config, "clear");
+    long n = Math.min(2_000, f.spec().capacity().getAsLong() / 2);
+    for (long i = 0; i < n; i++) {
+      f.add(i);
+    }
+    long bytes = f.sizeInBytes();
+    f.clear();
+    assertEquals(0, f.size(), where);
+    for (long i = 0; i < n; i++) {
+      assertFalse(f.mightContain(i), where + ": cleared filter reports key " + i);
+    }
+    for (long i = 0; i < n; i++) {
+      assertTrue(f.add(i), where + ": add after clear refused key " + i);
+    }
+    assertEquals(n, f.size(), where);
+    assertTrue(f.sizeInBytes() <= bytes * 2 + 1024, where + ": memory after clear");
+  }
+
+  // ---------------------------------------------------------------- hostile input
+
+  @Test
+  void badConfigurationIsRejectedWithAClearMessage() {
+    String v = variant();
+    SpecSchema schema = CuckooFilters.provider(v).schema();
+    long cap = Math.max(schema.minCapacity(), Math.min(1_000, schema.maxCapacity()));
+    String base = v + "?capacity=" + cap;
+    List<String[]> cases = new ArrayList<>();
+    cases.add(new String[] {v, "capacity", v});
+    cases.add(new String[] {v + "?capacity=abc", "capacity", "abc"});
+    cases.add(new String[] {v + "?capacity=0", "capacity", "0"});
+    cases.add(new String[] {v + "?capacity=-5", "capacity", "-5"});
+    cases.add(new String[] {v + "?capacity=1e6", "capacity", "1e6"});
+    cases.add(new String[] {v + "?capacity=99999999999999999999", "capacity", "99999999999999999999"});
+    if (schema.maxCapacity() < Long.MAX_VALUE) {
+      long over = schema.maxCapacity() + 1;
+      cases.add(new String[] {v + "?capacity=" + over, "capacity", Long.toString(over), v});
+    }
+    if (schema.minCapacity() > 1) {
+      long under = schema.minCapacity() - 1;
+      cases.add(new String[] {v + "?capacity=" + under, "capacity", Long.toString(under), v});
+    }
+    cases.add(new String[] {base + "&capacity=" + cap, "capacity", "twice"});
+    int overBits = schema.maxFingerprintBits() + 1;
+    cases.add(new String[] {base + "&fingerprintBits=" + overBits, "fingerprintBits", Integer.toString(overBits), v,
+        schema.minFingerprintBits() + ".." + schema.maxFingerprintBits()});
+    if (schema.minFingerprintBits() > 1) {
+      int underBits = schema.minFingerprintBits() - 1;
+      cases.add(new String[] {base + "&fingerprintBits=" + underBits, "fingerprintBits", Integer.toString(underBits), v});
+    }
+    cases.add(new String[] {base + "&fingerprintBits=twelve", "fingerprintBits", "twelve"});
+    cases.add(new String[] {base + "&bucketSize=0", "bucketSize", "0"});
+    for (int b = 1; b < 1_000; b++) {
+      if (!schema.supportsBucketSize(b)) {
+        cases.add(new String[] {base + "&bucketSize=" + b, "bucketSize", Integer.toString(b), v, schema.bucketSizesText()});
+        break;
+      }
+    }
+    cases.add(new String[] {base + "&maxKicks=-1", "maxKicks", "-1"});
+    if (schema.maxMaxKicks() < Integer.MAX_VALUE) {
+      int overKicks = schema.maxMaxKicks() + 1;
+      cases.add(new String[] {base + "&maxKicks=" + overKicks, "maxKicks", Integer.toString(overKicks), v});
+    }
+    cases.add(new String[] {base + "&targetFpp=1.5", "targetFpp", "1.5"});
+    cases.add(new String[] {base + "&targetFpp=0", "targetFpp"});
+    cases.add(new String[] {base + "&targetFpp=1e-300", "targetFpp", v});
+    cases.add(new String[] {base + "&fingerprintBits=" + schema.defaultFingerprintBits() + "&targetFpp=0.01", "fingerprintBits", "targetFpp"});
+    cases.add(new String[] {base + "&hash=no-such-hash", "no-such-hash", CuckooFilters.hashes().isEmpty() ? "none" : CuckooFilters.hashes().iterator().next()});
+    cases.add(new String[] {base + "&noSuchKey=1", "noSuchKey", "capacity", v});
+    cases.add(new String[] {base + "&Capacity=1", "Capacity", "capacity"});
+    cases.add(new String[] {base + "&", "&"});
+    cases.add(new String[] {base + "&seed", "seed"});
+    cases.add(new String[] {base + "&seed=0x1234567890abcdef1", "seed"});
+    cases.add(new String[] {"no-such-variant?capacity=10", "no-such-variant", v});
+    cases.add(new String[] {"", "empty"});
+    for (String option : schema.optionNames()) {
+      cases.add(new String[] {base + "&" + option + "=not-allowed!", option});
+      String allowed = schema.optionAllowed(option);
+      int dots = allowed.indexOf("..");
+      if (dots > 0) {
+        long over = Long.parseLong(allowed.substring(dots + 2)) + 1;
+        cases.add(new String[] {base + "&" + option + "=" + over, option, Long.toString(over), v, allowed});
+      } else {
+        cases.add(new String[] {base + "&" + option + "=no-such-choice", option, "no-such-choice", v});
+      }
+    }
+    for (String[] c : cases) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> CuckooFilters.create(c[0]), "config '" + c[0] + "' was accepted");
+      for (int i = 1; i < c.length; i++) {
+        assertTrue(e.getMessage().contains(c[i]),
+            "message for config '" + c[0] + "' does not mention '" + c[i] + "': " + e.getMessage());
+      }
+    }
+    Properties noVariant = new Properties();
+    noVariant.setProperty("cuckoo.capacity", "1000");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CuckooFilters.fromProperties(noVariant, "cuckoo."));
+    assertTrue(e.getMessage().contains("cuckoo.variant"), e.getMessage());
+  }
+
+  @Test
+  void variantIsInstalled() {
+    assertTrue(CuckooFilters.variants().contains(variant()), "installed: " + CuckooFilters.variants());
+    assertNotNull(CuckooFilters.provider(variant()).description());
+    assertEquals(variant(), CuckooFilters.provider(variant()).name());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void truncatedFilesAreRejected(String config) throws IOException {
+    SplittableRandom r = random("truncate", config);
+    byte[] file = write(smallLoadedFilter(config, r));
+    String where = where(config, "truncate");
+    Set<Integer> lengths = new HashSet<>();
+    for (int i = 0; i < Math.min(file.length, 128); i++) {
+      lengths.add(i);
+      lengths.add(file.length - 1 - i);
+    }
+    for (int i = 0; i < 200; i++) {
+      lengths.add(r.nextInt(file.length));
+    }
+    for (int len : lengths) {
+      byte[] cut = java.util.Arrays.copyOf(file, len);
+      assertThrows(CorruptFilterException.class, () -> CuckooFilters.read(new ByteArrayInputStream(cut)),
+          where + ": a file cut to " + len + " of " + file.length + " bytes was accepted");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void bitFlippedFilesAreRejected(String config) throws IOException {
+    SplittableRandom r = random("flip", config);
+    byte[] file = write(smallLoadedFilter(config, r));
+    String where = where(config, "flip");
+    List<Integer> bits = new ArrayList<>();
+    for (int i = 0; i < Math.min(file.length, 96) * 8; i++) {
+      bits.add(i); // every bit of the header
+    }
+    for (int i = 0; i < 300; i++) {
+      bits.add(r.nextInt(file.length * 8));
+    }
+    for (int i = 0; i < 32; i++) {
+      bits.add(file.length * 8 - 1 - i); // the checksum
+    }
+    for (int bit : bits) {
+      byte[] bad = file.clone();
+      bad[bit >>> 3] ^= (byte) (1 << (bit & 7));
+      assertThrows(CorruptFilterException.class, () -> CuckooFilters.read(new ByteArrayInputStream(bad)),
+          where + ": a file with bit " + bit + " flipped was accepted");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void garbageIsRejectedAndFilesCanBeConcatenated(String config) throws IOException {
+    SplittableRandom r = random("garbage", config);
+    String where = where(config, "garbage");
+    for (int i = 0; i < 50; i++) {
+      byte[] junk = new byte[r.nextInt(200)];
+      for (int j = 0; j < junk.length; j++) {
+        junk[j] = (byte) r.nextInt();
+      }
+      assertThrows(CorruptFilterException.class, () -> CuckooFilters.read(new ByteArrayInputStream(junk)), where);
+    }
+    CuckooFilter a = smallLoadedFilter(config, r);
+    CuckooFilter b = CuckooFilters.create(config);
+    ByteArrayOutputStream both = new ByteArrayOutputStream();
+    a.writeTo(both);
+    b.writeTo(both);
+    both.write(42);
+    ByteArrayInputStream in = new ByteArrayInputStream(both.toByteArray());
+    assertEquals(a.size(), CuckooFilters.read(in).size(), where + ": first of two files");
+    assertEquals(0, CuckooFilters.read(in).size(), where + ": second of two files");
+    assertEquals(42, in.read(), where + ": reading a file consumed bytes after it");
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private CuckooFilter smallLoadedFilter(String config, SplittableRandom r) {
+    CuckooFilter f = CuckooFilters.create(config);
+    long n = Math.min(1_000, f.spec().capacity().getAsLong() / 2);
+    for (long i = 0; i < n; i++) {
+      f.add(r.nextLong());
+    }
+    return f;
+  }
+
+  /** @return the filter written to bytes and read back */
+  protected static CuckooFilter roundTrip(CuckooFilter f) {
+    try {
+      return CuckooFilters.read(new ByteArrayInputStream(write(f)));
+    } catch (IOException e) {
+      throw new UncheckedIOException("write/read of " + f, e);
+    }
+  }
+
+  /** @return the filter's file */
+  protected static byte[] write(CuckooFilter f) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      f.writeTo(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  private static void assertAllFound(CuckooFilter f, KeyMultiset model, String where) {
+    for (TestKey k : model.distinct()) {
+      if (!f.mightContain(k.bytes)) {
+        fail(where + ": false negative for " + k + " (stored " + model.count(k) + " times)");
+      }
+      long c = f.count(k.bytes);
+      if (c < model.count(k)) {
+        fail(where + ": count " + c + " below multiplicity " + model.count(k) + " of " + k);
+      }
+    }
+  }
+
+  private static void assertKeysFound(CuckooFilter f, List<Long> keys, String where) {
+    for (long k : keys) {
+      if (!f.mightContain(k)) {
+        fail(where + ": false negative for key " + k + " (" + keys.size() + " keys stored)");
+      }
+    }
+  }
+
+  private static List<TestKey> distinctKeys(SplittableRandom r, int n) {
+    Set<TestKey> seen = new HashSet<>();
+    List<TestKey> keys = new ArrayList<>(n);
+    while (keys.size() < n) {
+      TestKey k = TestKey.random(r);
+      if (seen.add(k)) {
+        keys.add(k);
+      }
+    }
+    return keys;
+  }
+
+  /** A bijection on longs (the SplitMix64 finalizer): distinct inputs give distinct keys. */
+  protected static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    return z ^ (z >>> 31);
+  }
+
+  /** @return a random source for one test and config, derived from {@link #BASE_SEED} */
+  protected static SplittableRandom random(String test, String config) {
+    return new SplittableRandom(mix(BASE_SEED ^ mix(test.hashCode() * 31L + config.hashCode())));
+  }
+
+  /** @return the context every failure message carries: config, test and the seed to rerun */
+  protected static String where(String config, String test) {
+    return "[" + config + ", " + test + ", seed " + BASE_SEED + ": rerun with -Dcuckoo.test.seed=" + BASE_SEED + "]";
+  }
+}

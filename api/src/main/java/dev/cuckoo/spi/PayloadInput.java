@@ -10,11 +10,16 @@ import java.io.IOException;
  * payload's declared length. Reading past that length, or past the end of the file, throws
  * {@link CorruptFilterException} (never {@link java.io.EOFException}).
  *
- * <p>A forged file can declare any sizes it likes, checksum and all: before allocating in
- * proportion to a size it has read, a variant calls {@link #requireRemaining} so that it never
- * allocates more than the input actually holds.
+ * <p>A forged file can declare any sizes it likes, checksum and all, and the declared payload
+ * length is itself only a claim until the bytes arrive. A variant therefore checks every size it
+ * reads against {@link #requireRemaining} and reads its arrays with {@link #readLongArray} or
+ * {@link #readByteArray}, which never allocate much more than the input has actually
+ * delivered.
  */
 public final class PayloadInput implements DataInput {
+  /** Arrays up to this many bytes are allocated whole before they are read. */
+  public static final int DIRECT_READ_BYTES = 64 << 20;
+
   private final EnvelopeReader reader;
   private final String variant;
   private final long length;
@@ -55,6 +60,53 @@ public final class PayloadInput implements DataInput {
               + " bytes declared, its contents need more");
     }
     remaining -= bytes;
+  }
+
+  /**
+   * Reads an array of {@code length} big-endian longs, allocating no more than the input has
+   * shown it holds: up to {@value #DIRECT_READ_BYTES} bytes are allocated at once (after {@link
+   * #requireRemaining}); a larger array is read in parts into an array that grows as the parts
+   * arrive, so a forged file that declares a huge array but ends early costs at most twice what
+   * it actually held. A genuine large array costs one extra copy while it grows.
+   *
+   * @param length how many longs
+   * @param what what they are, for the message
+   * @return the array
+   * @throws CorruptFilterException if the payload or the file ends first
+   * @throws IOException if reading fails
+   */
+  public long[] readLongArray(int length, String what) throws IOException {
+    requireRemaining((long) length * Long.BYTES, what);
+    int part = DIRECT_READ_BYTES / Long.BYTES;
+    long[] a = new long[Math.min(length, part)];
+    readLongs(a, 0, a.length);
+    while (a.length < length) {
+      int filled = a.length;
+      a = java.util.Arrays.copyOf(a, (int) Math.min(length, 2L * filled));
+      readLongs(a, filled, a.length - filled);
+    }
+    return a;
+  }
+
+  /**
+   * Reads an array of {@code length} bytes, allocating as {@link #readLongArray} does.
+   *
+   * @param length how many bytes
+   * @param what what they are, for the message
+   * @return the array
+   * @throws CorruptFilterException if the payload or the file ends first
+   * @throws IOException if reading fails
+   */
+  public byte[] readByteArray(int length, String what) throws IOException {
+    requireRemaining(length, what);
+    byte[] a = new byte[Math.min(length, DIRECT_READ_BYTES)];
+    readFully(a, 0, a.length);
+    while (a.length < length) {
+      int filled = a.length;
+      a = java.util.Arrays.copyOf(a, (int) Math.min(length, 2L * filled));
+      readFully(a, filled, a.length - filled);
+    }
+    return a;
   }
 
   /**

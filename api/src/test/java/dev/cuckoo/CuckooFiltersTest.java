@@ -1,0 +1,42 @@
+package dev.cuckoo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class CuckooFiltersTest {
+
+  @Test
+  void listsWhatIsInstalled() {
+    assertTrue(CuckooFilters.variants().contains("exact"), CuckooFilters.variants().toString());
+    assertTrue(CuckooFilters.hashes().contains("fnv1a-mix"), CuckooFilters.hashes().toString());
+    assertThrows(UnsupportedOperationException.class, () -> CuckooFilters.variants().add("x"));
+  }
+
+  @Test
+  void unknownNamesListTheInstalledOnes() {
+    String v = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.create("bloom?capacity=5")).getMessage();
+    assertTrue(v.startsWith("variant 'bloom' is not installed; installed variants: ") && v.contains("exact"), v);
+    String h = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.hash("md5")).getMessage();
+    assertTrue(h.startsWith("hash 'md5' is not installed; installed hashes: ") && h.contains("fnv1a-mix"), h);
+  }
+
+  @Test
+  void theThreeWaysToConfigureAgree() {
+    Properties p = new Properties();
+    p.setProperty("cuckoo.variant", "exact");
+    p.setProperty("cuckoo.capacity", "50");
+    FilterSpec fromText = CuckooFilters.create("exact?capacity=50").spec();
+    assertEquals(fromText, CuckooFilters.create(FilterSpec.builder("exact").capacity(50).build()).spec());
+    assertEquals(fromText, CuckooFilters.fromProperties(p, "cuckoo.").spec());
+  }
+
+  @Test
+  void seededHashesDiffer() {
+    assertTrue(CuckooFilters.hash("fnv1a-mix", 1).hashLong(5) != CuckooFilters.hash("fnv1a-mix").hashLong(5));
+    assertEquals(CuckooFilters.hash("fnv1a-mix", 0).hashLong(5), CuckooFilters.hash("fnv1a-mix").hashLong(5));
+  }
+}

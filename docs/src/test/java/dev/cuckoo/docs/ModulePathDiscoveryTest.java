@@ -1,0 +1,67 @@
+package dev.cuckoo.docs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.CuckooFilters;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every variant and hash found on the class path (this JVM) is also found on the module path,
+ * through its module's {@code provides} clause: a child JVM runs {@link ModulePathProbe} with
+ * the cuckoo modules and zero-allocation-hashing on {@code --module-path}.
+ */
+class ModulePathDiscoveryTest {
+
+  @Test
+  void everyProviderIsFoundOnTheModulePath() throws IOException, InterruptedException {
+    String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> modules = new ArrayList<>();
+    List<String> plain = new ArrayList<>();
+    for (String entry : classPath.split(File.pathSeparator)) {
+      String name = Paths.get(entry).toString().replace('\\', '/');
+      boolean cuckooModule = name.matches(".*/cuckoo-(api|hashing|classic|semi-sorted|scalable)-[^/]*\\.jar")
+          || name.matches(".*/(api|hashing|classic|semi-sorted|scalable)/target/classes");
+      if (cuckooModule && !name.contains("tests")) {
+        modules.add(entry);
+      } else if (name.contains("zero-allocation-hashing")) {
+        modules.add(entry);
+      } else if (name.endsWith("test-classes")) {
+        plain.add(entry);
+      }
+    }
+    Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
+    List<String> command = List.of(java.toString(),
+        "--module-path", String.join(File.pathSeparator, modules),
+        "--add-modules", "ALL-MODULE-PATH",
+        "-cp", String.join(File.pathSeparator, plain),
+        ModulePathProbe.class.getName());
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "probe did not finish");
+    assertEquals(0, p.exitValue(), "probe failed:\n" + out + "\ncommand: " + command);
+
+    assertTrue(out.contains("api-module=dev.cuckoo\n"), out);
+    assertTrue(out.contains("hashes=" + String.join(",", CuckooFilters.hashes()) + "\n"),
+        "module path should find the same hashes as the class path " + CuckooFilters.hashes() + ":\n" + out);
+    for (String hash : CuckooFilters.hashes()) {
+      assertTrue(out.contains("hash-module " + hash + "=dev.cuckoo.hashing\n"), out);
+    }
+    assertTrue(out.contains("variants=" + String.join(",", CuckooFilters.variants()) + "\n"),
+        "module path should find the same variants as the class path " + CuckooFilters.variants() + ":\n" + out);
+    List<String> lines = out.lines().filter(l -> l.startsWith("variant-module ")).collect(Collectors.toList());
+    assertEquals(CuckooFilters.variants().size(), lines.size(), out);
+    for (String line : lines) {
+      assertTrue(line.matches("variant-module [a-z-]+=dev\\.cuckoo\\.[a-z]+ works=true"), line);
+    }
+  }
+}

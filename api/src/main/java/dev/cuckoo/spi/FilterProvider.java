@@ -31,6 +31,17 @@ public interface FilterProvider {
   SpecSchema schema();
 
   /**
+   * The shapes worth comparing this variant by, as config strings without a capacity (for
+   * example {@code classic?fingerprintBits=8}); benchmark harnesses add the capacity they test.
+   * The default is the variant with its defaults.
+   *
+   * @return one or more config strings naming this variant
+   */
+  default java.util.List<String> representativeConfigs() {
+    return java.util.List.of(name());
+  }
+
+  /**
    * Checks a spec and fills in every default. The default implementation applies {@link
    * #schema()}; a variant with rules between keys overrides it and calls the schema first.
    *

@@ -1,0 +1,246 @@
+package dev.cuckoo.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * The quick cross-variant comparison: every installed variant's representative configs and every
+ * peer library, each measured in a JVM of its own on the same random {@code long} keys, printed
+ * as one table and written as CSV, Markdown and charts (PNG and SVG).
+ *
+ * <pre>{@code
+ * ./compare                                   # the default quick run (about two minutes)
+ * ./compare --size 10M --out results/10m      # the targets' size
+ * ./compare --configs 'classic?fingerprintBits=12;semi-sorted' --peers off
+ * }</pre>
+ */
+public final class Compare {
+  static final String USAGE = String.join("\n",
+      "usage: compare [options]",
+      "  --size N          keys per filter, e.g. 500k, 4M, 10M (default " + Options.DEFAULT_SIZE_TEXT + ")",
+      "  --rounds R        measured rounds per phase, after one warm-up (default 3)",
+      "  --configs A;B     our configs to run, ';'-separated (default: every installed variant's representative configs)",
+      "  --peers on|off    include FastFilter, CuckooFilter4J and Guava (default on)",
+      "  --only REGEX      run only contenders whose name matches",
+      "  --out DIR         where to write results.csv, results.md and charts (default compare-out)",
+      "  --in-process      measure in this JVM instead of one JVM per contender (for tests)",
+      "  --help            this text");
+
+  private Compare() {}
+
+  /** Parsed command line. */
+  static final class Options {
+    static final int DEFAULT_SIZE = 2_000_000;
+    static final String DEFAULT_SIZE_TEXT = "2M";
+    int size = DEFAULT_SIZE;
+    int rounds = 3;
+    List<String> configs;
+    boolean peers = true;
+    Pattern only;
+    Path out = Paths.get("compare-out");
+    boolean inProcess;
+    long warmUpNanos = CompareWorker.WARM_UP_NANOS;
+
+    static Options parse(String... args) {
+      Options o = new Options();
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        if (a.equals("--help") || a.equals("-h")) {
+          throw new UsageException(null);
+        }
+        if (a.equals("--in-process")) {
+          o.inProcess = true;
+          continue;
+        }
+        if (i + 1 >= args.length) {
+          throw new UsageException("option " + a + " needs a value");
+        }
+        String v = args[++i];
+        switch (a) {
+          case "--size": o.size = parseSize(v); break;
+          case "--rounds": o.rounds = parsePositive("--rounds", v); break;
+          case "--configs": o.configs = Arrays.asList(v.split(";")); break;
+          case "--peers":
+            if (!v.equals("on") && !v.equals("off")) {
+              throw new UsageException("--peers takes on or off, not " + v);
+            }
+            o.peers = v.equals("on");
+            break;
+          case "--only": o.only = Pattern.compile(v); break;
+          case "--out": o.out = Paths.get(v); break;
+          default: throw new UsageException("unknown option " + a);
+        }
+      }
+      return o;
+    }
+
+    static int parseSize(String v) {
+      String t = v.trim().toLowerCase(Locale.ROOT).replace("_", "");
+      long mult = 1;
+      if (t.endsWith("k")) {
+        mult = 1_000;
+        t = t.substring(0, t.length() - 1);
+      } else if (t.endsWith("m")) {
+        mult = 1_000_000;
+        t = t.substring(0, t.length() - 1);
+      }
+      long n;
+      try {
+        n = Math.round(Double.parseDouble(t) * mult);
+      } catch (NumberFormatException e) {
+        throw new UsageException("--size takes a number of keys such as 500k or 10M, not " + v);
+      }
+      if (n < 1_000 || n > 500_000_000) {
+        throw new UsageException("--size " + v + " is out of range: 1k..500M");
+      }
+      return (int) n;
+    }
+
+    static int parsePositive(String option, String v) {
+      try {
+        int r = Integer.parseInt(v);
+        if (r >= 1 && r <= 100) {
+          return r;
+        }
+      } catch (NumberFormatException ignored) {
+        // reported below
+      }
+      throw new UsageException(option + " takes a whole number 1..100, not " + v);
+    }
+  }
+
+  /** A command-line mistake: printed with the usage, exit code 2. */
+  static final class UsageException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * @param args see {@link #USAGE}
+   */
+  public static void main(String[] args) throws IOException, InterruptedException {
+    System.setProperty("java.awt.headless", "true");
+    Options o;
+    try {
+      o = Options.parse(args);
+    } catch (UsageException e) {
+      if (e.getMessage() != null) {
+        System.err.println("compare: " + e.getMessage());
+      }
+      System.err.println(USAGE);
+      System.exit(e.getMessage() == null ? 0 : 2);
+      return;
+    }
+    List<Contender> contenders;
+    try {
+      contenders = contenders(o);
+    } catch (IllegalArgumentException e) {
+      System.err.println("compare: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    if (contenders.isEmpty()) {
+      System.err.println("compare: no contender to run (installed variants: "
+          + dev.cuckoo.CuckooFilters.variants() + ")");
+      System.exit(2);
+      return;
+    }
+    List<Measurement> results = run(o, contenders, System.err);
+    CompareReport.print(results, o.size, System.out);
+    CompareReport.write(results, o.size, o.out);
+    System.out.println("\nwrote " + o.out.resolve("results.csv") + ", results.md, ns-per-op.{png,svg}, fpp-vs-bits.{png,svg}");
+  }
+
+  static List<Contender> contenders(Options o) {
+    List<Contender> all = new ArrayList<>();
+    if (o.configs != null) {
+      for (String config : o.configs) {
+        all.add(Contenders.ours(config.trim()));
+      }
+    } else {
+      all.addAll(Contenders.installed());
+    }
+    if (o.peers) {
+      all.addAll(Contenders.peers());
+    }
+    if (o.only != null) {
+      all.removeIf(c -> !o.only.matcher(c.name()).find());
+    }
+    return all;
+  }
+
+  static List<Measurement> run(Options o, List<Contender> contenders, PrintStream progress)
+      throws IOException, InterruptedException {
+    boolean terminal = System.console() != null;
+    List<Measurement> results = new ArrayList<>();
+    long start = System.nanoTime();
+    for (int i = 0; i < contenders.size(); i++) {
+      Contender c = contenders.get(i);
+      String head = String.format("[%2d/%d] %-34s", i + 1, contenders.size(), c.name());
+      status(progress, terminal, head + " starting", start);
+      if (o.inProcess) {
+        results.add(CompareWorker.measure(c, o.size, o.rounds, o.warmUpNanos));
+      } else {
+        results.add(forked(c, o, line -> status(progress, terminal, head + " " + line, start)));
+      }
+    }
+    if (terminal) {
+      progress.println();
+    }
+    progress.printf("measured %d contenders at %,d keys in %.0f s%n", contenders.size(), o.size,
+        (System.nanoTime() - start) / 1e9);
+    return results;
+  }
+
+  private static void status(PrintStream out, boolean terminal, String text, long start) {
+    String line = String.format("%s  [%3.0f s]", text, (System.nanoTime() - start) / 1e9);
+    if (terminal) {
+      out.print("\r" + String.format("%-100s", line));
+    } else {
+      out.println(line);
+    }
+    out.flush();
+  }
+
+  private static Measurement forked(Contender c, Options o, java.util.function.Consumer<String> onProgress)
+      throws IOException, InterruptedException {
+    String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    long heapMb = Math.max(1024, Math.min(20_000, 64L * o.size / (1 << 20) + 512));
+    List<String> cmd = List.of(java, "-Xms" + Math.min(heapMb, 2048) + "m", "-Xmx" + heapMb + "m",
+        "-XX:+UseParallelGC", "-cp", System.getProperty("java.class.path"),
+        CompareWorker.class.getName(), c.name(), Integer.toString(o.size), Integer.toString(o.rounds));
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Measurement m = null;
+    List<String> other = new ArrayList<>();
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        if (line.startsWith("PROGRESS\t")) {
+          onProgress.accept(line.substring(9));
+        } else if (line.startsWith("MEASUREMENT\t")) {
+          m = Measurement.fromLine(line);
+        } else {
+          other.add(line);
+        }
+      }
+    }
+    int code = p.waitFor();
+    if (code != 0 || m == null) {
+      throw new IOException("measuring " + c.name() + " failed (exit " + code + "): " + String.join("\n", other));
+    }
+    return m;
+  }
+}

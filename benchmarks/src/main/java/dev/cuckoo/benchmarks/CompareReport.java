@@ -1,0 +1,141 @@
+package dev.cuckoo.benchmarks;
+
+import java.awt.Color;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** Turns measurements into the table, CSV, Markdown and charts {@link Compare} produces. */
+final class CompareReport {
+  private CompareReport() {}
+
+  static String table(List<Measurement> results, int size, boolean markdown) {
+    StringBuilder sb = new StringBuilder();
+    String[] head = {"contender", "bits/item", "FPP", "load at 1st refusal", "insert ns", "pos. lookup ns", "neg. lookup ns", "false neg."};
+    List<String[]> rows = new ArrayList<>();
+    for (Measurement m : results) {
+      rows.add(new String[] {
+          m.name(),
+          String.format(Locale.ROOT, "%.2f", m.bitsPerItem()),
+          String.format(Locale.ROOT, "%.4f%%", 100 * m.fpp()),
+          Double.isNaN(m.loadAtRefusal()) ? "-" : String.format(Locale.ROOT, "%.3f", m.loadAtRefusal()),
+          String.format(Locale.ROOT, "%.1f", m.insertNs()),
+          String.format(Locale.ROOT, "%.1f", m.positiveNs()),
+          String.format(Locale.ROOT, "%.1f", m.negativeNs()),
+          Long.toString(m.falseNegatives())});
+    }
+    if (markdown) {
+      sb.append("| ").append(String.join(" | ", head)).append(" |\n|");
+      sb.append(" --- |".repeat(head.length)).append('\n');
+      for (String[] r : rows) {
+        sb.append("| `").append(r[0]).append("` | ").append(String.join(" | ", List.of(r).subList(1, r.length))).append(" |\n");
+      }
+      return sb.toString();
+    }
+    int[] width = new int[head.length];
+    for (int i = 0; i < head.length; i++) {
+      width[i] = head[i].length();
+      for (String[] r : rows) {
+        width[i] = Math.max(width[i], r[i].length());
+      }
+    }
+    sb.append(String.format(Locale.ROOT, "%,d random long keys per filter; median of the measured rounds%n", size));
+    appendRow(sb, head, width);
+    StringBuilder rule = new StringBuilder();
+    for (int w : width) {
+      rule.append("-".repeat(w)).append("  ");
+    }
+    sb.append(rule.toString().stripTrailing()).append('\n');
+    for (String[] r : rows) {
+      appendRow(sb, r, width);
+    }
+    return sb.toString();
+  }
+
+  private static void appendRow(StringBuilder sb, String[] cells, int[] width) {
+    StringBuilder line = new StringBuilder();
+    for (int i = 0; i < cells.length; i++) {
+      String cell = i == 0 ? String.format("%-" + width[i] + "s", cells[i]) : String.format("%" + width[i] + "s", cells[i]);
+      line.append(cell).append("  ");
+    }
+    sb.append(line.toString().stripTrailing()).append('\n');
+  }
+
+  static void print(List<Measurement> results, int size, PrintStream out) {
+    out.println();
+    out.print(table(results, size, false));
+  }
+
+  static void write(List<Measurement> results, int size, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    List<String> csv = new ArrayList<>();
+    csv.add(Measurement.csvHeader());
+    results.forEach(m -> csv.add(m.toCsv()));
+    Files.write(dir.resolve("results.csv"), csv, StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve("results.md"),
+        String.format(Locale.ROOT, "%,d random long keys per filter.%n%n", size) + table(results, size, true),
+        StandardCharsets.UTF_8);
+    CategoryChart speed = speedChart(results, size);
+    BitmapEncoder.saveBitmap(speed, dir.resolve("ns-per-op").toString(), BitmapEncoder.BitmapFormat.PNG);
+    VectorGraphicsEncoder.saveVectorGraphic(speed, dir.resolve("ns-per-op").toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+    XYChart fpp = fppChart(results, size);
+    BitmapEncoder.saveBitmap(fpp, dir.resolve("fpp-vs-bits").toString(), BitmapEncoder.BitmapFormat.PNG);
+    VectorGraphicsEncoder.saveVectorGraphic(fpp, dir.resolve("fpp-vs-bits").toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+  }
+
+  static CategoryChart speedChart(List<Measurement> results, int size) {
+    CategoryChart chart = new CategoryChartBuilder().width(1200).height(700)
+        .title(String.format(Locale.ROOT, "ns per operation, %,d keys (lower is better)", size))
+        .xAxisTitle("").yAxisTitle("ns/op").build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+    chart.getStyler().setXAxisLabelRotation(60);
+    chart.getStyler().setChartBackgroundColor(Color.WHITE);
+    chart.getStyler().setAvailableSpaceFill(0.8);
+    List<String> names = new ArrayList<>();
+    List<Double> insert = new ArrayList<>();
+    List<Double> positive = new ArrayList<>();
+    List<Double> negative = new ArrayList<>();
+    for (Measurement m : results) {
+      names.add(m.name());
+      insert.add(m.insertNs());
+      positive.add(m.positiveNs());
+      negative.add(m.negativeNs());
+    }
+    chart.addSeries("insert", names, insert);
+    chart.addSeries("positive lookup", names, positive);
+    chart.addSeries("negative lookup", names, negative);
+    return chart;
+  }
+
+  static XYChart fppChart(List<Measurement> results, int size) {
+    XYChart chart = new XYChartBuilder().width(1000).height(700)
+        .title(String.format(Locale.ROOT, "false-positive rate vs memory, %,d keys", size))
+        .xAxisTitle("bits per item").yAxisTitle("measured FPP").build();
+    chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+    chart.getStyler().setYAxisLogarithmic(true);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    chart.getStyler().setMarkerSize(10);
+    chart.getStyler().setChartBackgroundColor(Color.WHITE);
+    for (Measurement m : results) {
+      // A log axis cannot show 0: a filter with no false positive in the sample sits at its floor.
+      double fpp = Math.max(m.fpp(), 1e-7);
+      XYSeries s = chart.addSeries(m.name(), new double[] {m.bitsPerItem()}, new double[] {fpp});
+      s.setMarker(m.family().equals("cuckoo") ? SeriesMarkers.DIAMOND : m.family().equals("peer-bloom") ? SeriesMarkers.SQUARE : SeriesMarkers.CIRCLE);
+    }
+    return chart;
+  }
+}

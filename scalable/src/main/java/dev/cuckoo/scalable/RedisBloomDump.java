@@ -154,6 +154,11 @@ public final class RedisBloomDump {
    * @throws NullPointerException if the list or a chunk is null
    */
   public static ScalableCuckooFilter load(List<Chunk> chunks) throws CorruptFilterException {
+    return load(chunks, SubFilterChain.DEFAULT_MAX_PAGE_BYTES);
+  }
+
+  /** {@link #load(List)} into tables paged at {@code maxPageBytes} (tests use small pages). */
+  static ScalableCuckooFilter load(List<Chunk> chunks, int maxPageBytes) throws CorruptFilterException {
     Objects.requireNonNull(chunks, "chunks");
     Chunk headerChunk = null;
     List<Chunk> data = new ArrayList<>(chunks.size());
@@ -223,7 +228,7 @@ public final class RedisBloomDump {
       next = start + c.data().length;
     }
 
-    SubFilterChain chain = SubFilterChain.shapedAs(header, SubFilterChain.DEFAULT_MAX_PAGE_BYTES);
+    SubFilterChain chain = SubFilterChain.shapedAs(header, maxPageBytes);
     for (Chunk c : ordered) {
       long start = c.iterator() - c.data().length - 1;
       int index = subFilterAt(starts, start);

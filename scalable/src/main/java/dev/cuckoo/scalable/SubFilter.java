@@ -101,6 +101,11 @@ final class SubFilter {
     return numBuckets * bucketSize;
   }
 
+  /** @return the arrays the table is stored in */
+  int pageCount() {
+    return pages.length;
+  }
+
   /** @return the slots holding a fingerprint */
   long occupied() {
     return occupied;

@@ -23,7 +23,8 @@ final class SubFilterChain {
    * fingerprint. If there is none, the kick loop runs on the newest sub-filter only (see
    * SubFilter). If it fails it has undone itself; then a filter with expansion 0 answers "no
    * room", and any other grows a sub-filter of numBuckets * expansion^i buckets and inserts
-   * again, which lands in that empty sub-filter's first bucket, slot 0. Before all of this, once
+   * again, which lands in that empty sub-filter's first bucket, slot 0 (if the new sub-filter
+   * cannot be allocated, the insert is refused as RedisBloom refuses it). Before all of this, once
    * per command, a chain of 32 sub-filters refuses the insert ("Maximum expansions reached")
    * [2], whether or not a slot is free.
    *
@@ -184,7 +185,9 @@ final class SubFilterChain {
       return false;
     }
     long buckets = bucketsOf(count);
-    if (buckets < 0) {
+    // Where RedisBloom's allocation would fail ("MemAllocFailed"), the insert is refused: a
+    // sub-filter larger than the whole heap cannot be allocated.
+    if (buckets < 0 || buckets * bucketSize > Runtime.getRuntime().maxMemory()) {
       return false;
     }
     filters[count] = new SubFilter(buckets, bucketSize, maxPageBytes);

@@ -202,10 +202,7 @@ class ScalableCuckooFilterTest {
   void theChainStopsAt32SubFiltersEvenWithRoomLeft() {
     ScalableCuckooFilter f = create("scalable?capacity=2&bucketSize=1&expansion=1");
     String key = keyWhere("copy-", h -> SubFilterChain.fingerprint(h) % 2 == 1); // two buckets
-    int added = 0;
-    while (f.add(key)) {
-      added++;
-    }
+    int added = addUntilRefused(f, key);
     // 31 full sub-filters and a 32nd holding the copy that made it: "Maximum expansions
     // reached" is checked before anything else, so its free slot is never used.
     assertEquals(63, added);
@@ -224,6 +221,19 @@ class ScalableCuckooFilterTest {
     assertEquals(32, f.subFilterCount());
     assertFalse(f.add(key));
     assertEquals(63, f.size());
+  }
+
+  @Test
+  void aSubFilterTooLargeForTheHeapIsRefusedLikeAFailedAllocation() {
+    // 2 buckets of 255 slots, then 2^16 buckets (16 MiB), then 2^31 (547 GB, beyond any test heap).
+    ScalableCuckooFilter f = create("scalable?capacity=510&bucketSize=255&expansion=32768");
+    String key = keyWhere("big-", h -> SubFilterChain.fingerprint(h) % 2 == 1); // two buckets
+    int added = addUntilRefused(f, key);
+    assertEquals(2 * 510, added, "two sub-filters hold 510 copies each");
+    assertEquals(2, f.subFilterCount());
+    assertEquals(1 << 16, f.subFilterBuckets(1));
+    assertEquals(1020, f.count(key));
+    assertTrue(f.add("another key"), "a key with room is still taken");
   }
 
   // ---------------------------------------------------------------- delete and compaction
@@ -463,6 +473,15 @@ class ScalableCuckooFilterTest {
     double bound = f.subFilterCount() * 4 / 255.0;
     assertTrue(f.expectedFpp() > 0 && f.expectedFpp() < bound, f.expectedFpp() + " vs " + bound);
     assertEquals(40 + 16 * f.subFilterCount() + f.capacity(), f.info().get("Size"));
+  }
+
+  /** @return how many copies of the key were added before the first refusal */
+  private static int addUntilRefused(ScalableCuckooFilter f, String key) {
+    int added = 0;
+    while (f.add(key)) {
+      added++;
+    }
+    return added;
   }
 
   private static long storedFingerprints(ScalableCuckooFilter f) {

@@ -98,7 +98,8 @@ final class SubFilterChain {
 
   /**
    * A chain shaped as a checked header says, every slot empty and the counters as given; fill
-   * it with {@link #copyIn} or {@link #readFrom}, then call {@link #checkItems()}.
+   * its sub-filters with {@link SubFilter#copyIn} or the chain with {@link #readFrom}, then
+   * call {@link #checkItems()}.
    */
   static SubFilterChain shapedAs(DumpHeader header, int maxPageBytes) {
     SubFilterChain chain = new SubFilterChain(header.numBuckets(), header.bucketSize(),

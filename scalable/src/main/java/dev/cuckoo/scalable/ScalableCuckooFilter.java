@@ -1,0 +1,196 @@
+package dev.cuckoo.scalable;
+
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.spi.AbstractCuckooFilter;
+import dev.cuckoo.spi.PayloadOutput;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * RedisBloom's cuckoo filter, the one behind Redis 8's {@code CF.*} commands: a chain of up to
+ * 32 sub-filters of one-byte fingerprints that grows when an insert finds no room. It answers
+ * every operation exactly as RedisBloom does, and with the default hash ({@code murmur64a}, seed
+ * 0) it holds the same bytes, so {@link RedisBloomDump} moves it to and from a Redis deployment.
+ * Create one with {@code CuckooFilters.create("scalable?capacity=1000&bucketSize=2&expansion=1")}.
+ *
+ * <p>How the operations of {@link CuckooFilter} map to RedisBloom's commands:
+ * <ul>
+ *   <li>{@code add} is {@code CF.ADD}: {@code false} where RedisBloom answers "filter is full"
+ *       (expansion 0, after the kick loop failed and was undone) or "Maximum expansions reached"
+ *       (the chain already has 32 sub-filters: then every insert is refused, room or not), and
+ *       where RedisBloom's allocation of a new sub-filter fails (here: one larger than the
+ *       heap's maximum, or than 2^46 bytes);
+ *   <li>{@code addIfAbsent} is {@code CF.ADDNX}; {@code mightContain} is {@code CF.EXISTS};
+ *   <li>{@code count} is {@code CF.COUNT}: the copies of the fingerprint in both candidate
+ *       buckets of every sub-filter, a bucket counted twice when both candidates are the same one;
+ *   <li>{@code remove} is {@code CF.DEL}, which compacts the chain when deletes since the last
+ *       compaction exceed a tenth of the items; {@link #compact()} is {@code CF.COMPACT};
+ *   <li>{@link #info()} is {@code CF.INFO}.
+ * </ul>
+ *
+ * <p>Beyond the common contract: {@link #capacity()} is the number of slots of the current
+ * chain; {@link #clear()} goes back to one empty sub-filter, as a new {@code CF.RESERVE}; a
+ * refused add loses nothing, the kick loop leaving the table byte for byte as before. As in
+ * RedisBloom, removing a key that was never added removes another key's fingerprint, and many
+ * copies of one key make the chain grow fast (a sub-filter holds at most {@code 2*bucketSize}
+ * copies of a key). Not thread-safe.
+ */
+public final class ScalableCuckooFilter extends AbstractCuckooFilter {
+  private static final double FINGERPRINT_VALUES = 255.0;
+
+  private final SubFilterChain chain;
+
+  ScalableCuckooFilter(FilterSpec resolved, SubFilterChain chain) {
+    super(resolved);
+    this.chain = Objects.requireNonNull(chain, "chain");
+  }
+
+  SubFilterChain chain() {
+    return chain;
+  }
+
+  @Override
+  protected boolean addHash(long keyHash) {
+    return chain.insert(keyHash);
+  }
+
+  @Override
+  protected boolean addIfAbsentHash(long keyHash) {
+    return chain.insertIfAbsent(keyHash);
+  }
+
+  @Override
+  protected boolean mightContainHash(long keyHash) {
+    return chain.contains(keyHash);
+  }
+
+  @Override
+  protected boolean removeHash(long keyHash) {
+    return chain.delete(keyHash);
+  }
+
+  @Override
+  protected long countHash(long keyHash) {
+    return chain.count(keyHash);
+  }
+
+  /**
+   * Compacts the chain as {@code CF.COMPACT} does: from the newest sub-filter down to the
+   * second, moves each fingerprint into a free slot of an older sub-filter where it may live,
+   * drops the newest sub-filters that end up empty, and restarts the count of deletes at 0.
+   * Nothing is lost and every answer stays the same; only {@link #info()}, the bytes and the
+   * chain's memory change.
+   */
+  public void compact() {
+    chain.compact(true);
+  }
+
+  /** @return the sub-filters in the chain, 1..32 ({@code CF.INFO}'s "Number of filters") */
+  public int subFilterCount() {
+    return chain.subFilterCount();
+  }
+
+  /**
+   * @param index a sub-filter's position, 0 (the oldest) to {@code subFilterCount() - 1}
+   * @return its number of buckets: the first sub-filter's times {@code expansion^index}
+   * @throws IndexOutOfBoundsException if there is no such sub-filter
+   */
+  public long subFilterBuckets(int index) {
+    java.util.Objects.checkIndex(index, chain.subFilterCount());
+    return chain.subFilter(index).numBuckets();
+  }
+
+  /**
+   * @return the deletes since the last compaction ({@code CF.INFO}'s "Number of items
+   *     deleted"), which is what decides when a delete compacts the chain
+   */
+  public long deletesSinceCompaction() {
+    return chain.deletes();
+  }
+
+  /**
+   * @return the growth factor: the {@code expansion} option rounded up to a power of two, or 0
+   *     for a filter that never grows ({@code CF.INFO}'s "Expansion rate")
+   */
+  public int expansion() {
+    return chain.expansion();
+  }
+
+  /**
+   * The {@code CF.INFO} reply, field for field.
+   *
+   * @return an unmodifiable map, in {@code CF.INFO}'s order: "Size" (RedisBloom's accounting:
+   *     40 + 16 per sub-filter + the tables' bytes), "Number of buckets" (of the first
+   *     sub-filter), "Number of filters", "Number of items inserted" (stored now), "Number of
+   *     items deleted" (since the last compaction), "Bucket size", "Expansion rate", "Max
+   *     iterations"
+   */
+  public Map<String, Long> info() {
+    Map<String, Long> info = new LinkedHashMap<>();
+    info.put("Size", 40L + 16L * chain.subFilterCount() + chain.dataBytes());
+    info.put("Number of buckets", chain.initialBuckets());
+    info.put("Number of filters", (long) chain.subFilterCount());
+    info.put("Number of items inserted", chain.items());
+    info.put("Number of items deleted", chain.deletes());
+    info.put("Bucket size", (long) chain.bucketSize());
+    info.put("Expansion rate", (long) chain.expansion());
+    info.put("Max iterations", (long) chain.maxIterations());
+    return Collections.unmodifiableMap(info);
+  }
+
+  @Override
+  public long size() {
+    return chain.items();
+  }
+
+  @Override
+  public long capacity() {
+    return chain.dataBytes();
+  }
+
+  @Override
+  public long sizeInBytes() {
+    return chain.dataBytes();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A key never added matches a stored fingerprint with probability 1/255; it is looked for in
+   * {@code 2*bucketSize} slots of every sub-filter, so with sub-filter {@code i} at load {@code
+   * a_i} this is {@code 1 - prod_i (1 - a_i/255)^(2*bucketSize)}, below {@code subFilterCount()
+   * * 2 * bucketSize / 255}.
+   */
+  @Override
+  public double expectedFpp() {
+    double none = 1.0;
+    int probes = 2 * chain.bucketSize();
+    for (int i = 0; i < chain.subFilterCount(); i++) {
+      SubFilter s = chain.subFilter(i);
+      double load = (double) s.occupied() / s.bytes();
+      none *= Math.pow(1.0 - load / FINGERPRINT_VALUES, probes);
+    }
+    return 1.0 - none;
+  }
+
+  @Override
+  public void clear() {
+    chain.clear();
+  }
+
+  @Override
+  protected long payloadLength() {
+    return DumpHeader.BYTES + chain.dataBytes();
+  }
+
+  /** The payload: RedisBloom's 38-byte header, then every sub-filter's bytes, oldest first. */
+  @Override
+  protected void writePayload(PayloadOutput out) throws IOException {
+    out.write(DumpHeader.of(chain).encode());
+    chain.writeTo(out);
+  }
+}

@@ -1,0 +1,299 @@
+package dev.cuckoo.scalable;
+
+import static dev.cuckoo.scalable.Dumps.chunks;
+import static dev.cuckoo.scalable.Dumps.header;
+import static dev.cuckoo.scalable.Dumps.tables;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.scalable.RedisBloomDump.Chunk;
+import dev.cuckoo.spi.FilterFile;
+import dev.cuckoo.testkit.AllocationMeter;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** {@link RedisBloomDump}: SCANDUMP's iterator rules, and loading that refuses bad chunks. */
+class RedisBloomDumpTest {
+
+  private static ScalableCuckooFilter loaded(String config, int keys) {
+    ScalableCuckooFilter f = ScalableCuckooFilterTest.create(config);
+    for (long k = 0; k < keys; k++) {
+      f.add(k);
+    }
+    return f;
+  }
+
+  /** A filter of 3 sub-filters of 16, 32 and 64 bytes (bucket size 2, expansion 2). */
+  private static ScalableCuckooFilter threeSubFilters() {
+    ScalableCuckooFilter f = ScalableCuckooFilterTest.create("scalable?capacity=16&bucketSize=2&expansion=2");
+    for (long k = 0; f.subFilterCount() < 3; k++) {
+      f.add(k);
+    }
+    return f;
+  }
+
+  // ---------------------------------------------------------------- scanning
+
+  @Test
+  void scanDumpFollowsTheIteratorFromAnyOffset() {
+    ScalableCuckooFilter f = threeSubFilters();
+    byte[] all = tables(f);
+    assertEquals(16 + 32 + 64, all.length);
+    assertEquals(1, RedisBloomDump.scanDump(f, 0).iterator());
+    assertEquals(38, RedisBloomDump.scanDump(f, 0).data().length);
+    // From offset it-1 to the end of the sub-filter holding it.
+    long[][] cases = {{1, 17}, {5, 17}, {16, 17}, {17, 49}, {30, 49}, {49, 113}, {112, 113}};
+    for (long[] c : cases) {
+      Chunk chunk = RedisBloomDump.scanDump(f, c[0]);
+      assertEquals(c[1], chunk.iterator(), "iterator after " + c[0]);
+      assertArrayEquals(Arrays.copyOfRange(all, (int) c[0] - 1, (int) c[1] - 1), chunk.data(), "data at " + c[0]);
+    }
+    assertEquals(new Chunk(0, new byte[0]), RedisBloomDump.scanDump(f, 113));
+    assertEquals(new Chunk(0, new byte[0]), RedisBloomDump.scanDump(f, Long.MAX_VALUE));
+    List<Chunk> dump = RedisBloomDump.dump(f);
+    assertEquals(List.of(1L, 17L, 49L, 113L), dump.stream().map(Chunk::iterator).toList());
+  }
+
+  @Test
+  void anEmptyFilterDumpsNothing() {
+    ScalableCuckooFilter f = threeSubFilters();
+    f.clear();
+    assertEquals(new Chunk(0, new byte[0]), RedisBloomDump.scanDump(f, 0));
+    assertEquals(new Chunk(0, new byte[0]), RedisBloomDump.scanDump(f, 1));
+    assertEquals(List.of(), RedisBloomDump.dump(f));
+    assertCorrupt(List.of(), "no header");
+  }
+
+  @Test
+  void aSubFilterLargerThan16MiBGoesOutIn16MiBChunks() throws IOException {
+    int mib16 = RedisBloomDump.MAX_CHUNK_BYTES;
+    assertEquals(1 << 24, mib16);
+    ScalableCuckooFilter f = loaded("scalable?capacity=33554432&bucketSize=1&expansion=0", 1000);
+    List<Chunk> dump = RedisBloomDump.dump(f);
+    assertEquals(List.of(1L, 1L + mib16, 1L + 2 * mib16), dump.stream().map(Chunk::iterator).toList());
+    assertEquals(mib16, dump.get(1).data().length);
+    assertEquals(mib16, dump.get(2).data().length);
+    Chunk unaligned = RedisBloomDump.scanDump(f, 11);
+    assertEquals(mib16, unaligned.data().length);
+    assertEquals(11L + mib16, unaligned.iterator());
+    assertEquals(mib16 - 10, RedisBloomDump.scanDump(f, unaligned.iterator()).data().length);
+    List<Chunk> reversed = new ArrayList<>(dump);
+    Collections.reverse(reversed);
+    ScalableCuckooFilter back = RedisBloomDump.load(reversed);
+    assertEquals(f.info(), back.info());
+    for (long k = 0; k < 2000; k++) {
+      assertEquals(f.mightContain(k), back.mightContain(k), "key " + k);
+    }
+  }
+
+  @Test
+  void onlyScalableFiltersHashedAsRedisBloomHashesCanBeDumped() {
+    assertRejectedForDump(ScalableCuckooFilterTest.create("scalable?capacity=100&hash=xxh3"), "xxh3", "murmur64a");
+    assertRejectedForDump(ScalableCuckooFilterTest.create("scalable?capacity=100&seed=1"), "seed 1");
+    CuckooFilter other = (CuckooFilter) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {CuckooFilter.class},
+        (proxy, method, args) -> method.getName().equals("spec") ? FilterSpec.parse("classic?capacity=10") : null);
+    assertRejectedForDump(other, "classic", "scalable");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> RedisBloomDump.scanDump(loaded("scalable?capacity=100", 10), -1));
+    assertTrue(e.getMessage().contains("-1"), e.getMessage());
+  }
+
+  private static void assertRejectedForDump(CuckooFilter f, String... mentions) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RedisBloomDump.dump(f));
+    for (String m : mentions) {
+      assertTrue(e.getMessage().contains(m), "message lacks '" + m + "': " + e.getMessage());
+    }
+  }
+
+  // ---------------------------------------------------------------- hostile headers
+
+  @Test
+  void badHeadersAreRejected() {
+    byte[] data = new byte[4];
+    assertCorrupt(List.of(new Chunk(5, data)), "no header");
+    assertCorrupt(List.of(new Chunk(1, new byte[0]), new Chunk(5, data)), "0 bytes long", "exactly 38");
+    assertCorrupt(List.of(new Chunk(1, new byte[37]), new Chunk(5, data)), "37 bytes long");
+    assertCorrupt(List.of(new Chunk(1, new byte[39]), new Chunk(5, data)), "39 bytes long");
+    assertCorrupt(List.of(new Chunk(1, new byte[46]), new Chunk(5, data)), "46 bytes long");
+    assertCorrupt(headerAnd(header(0, 2, 0, 1, 2, 20, 1), 4, header(0, 2, 0, 1, 2, 20, 1)), "two header chunks");
+
+    assertHeaderRejected(header(0, 2, 0, 1, 0, 20, 1), "bucketSize 0", "1..255");
+    assertHeaderRejected(header(0, 2, 0, 1, 256, 20, 1), "bucketSize 256");
+    assertHeaderRejected(header(0, 2, 0, 0, 2, 20, 1), "numFilters 0", "1..32");
+    assertHeaderRejected(header(0, 2, 0, 33, 2, 20, 1), "numFilters 33");
+    assertHeaderRejected(header(0, 2, 0, -1, 2, 20, 1), "numFilters 18446744073709551615");
+    assertHeaderRejected(header(0, 2, 0, 1, 2, 0, 1), "maxIterations 0", "1..65535");
+    assertHeaderRejected(header(0, 2, 0, 1, 2, 20, 32769), "expansion 32769", "0..32768");
+    assertHeaderRejected(header(0, 2, 0, 2, 2, 20, 0), "expansion 0", "2 sub-filters");
+    assertHeaderRejected(header(0, 2, 0, 1, 2, 20, 3), "expansion 3", "power of two");
+    assertHeaderRejected(header(0, 0, 0, 1, 2, 20, 1), "numBuckets 0");
+    assertHeaderRejected(header(0, 6, 0, 1, 2, 20, 1), "numBuckets 6");
+    assertHeaderRejected(header(0, 1L << 56, 0, 1, 2, 20, 1), "numBuckets 72057594037927936");
+    assertHeaderRejected(header(0, Long.MIN_VALUE, 0, 1, 2, 20, 1), "numBuckets 9223372036854775808");
+    assertHeaderRejected(header(-1, 2, 0, 1, 2, 20, 1), "numItems 18446744073709551615");
+    assertHeaderRejected(header(5, 2, 0, 1, 2, 20, 1), "numItems 5", "4 slots");
+    assertHeaderRejected(header(0, 2, Long.MIN_VALUE, 1, 2, 20, 1), "numDeletes 9223372036854775808");
+    assertHeaderRejected(header(0, 1, 0, 1, 2, 20, 1), "numBuckets 1", "no capacity");
+    assertHeaderRejected(header(0, 1L << 40, 0, 1, 2, 20, 1), "numBuckets 1099511627776", "no capacity");
+    assertHeaderRejected(header(0, 1L << 50, 0, 1, 2, 20, 1), "more than the 70368744177664 bytes");
+    assertHeaderRejected(header(0, 1L << 20, 0, 32, 255, 20, 32768), "sub-filter 2");
+  }
+
+  private static List<Chunk> headerAnd(byte[] header, int dataLength, byte[]... more) {
+    List<Chunk> chunks = new ArrayList<>();
+    chunks.add(new Chunk(1, header));
+    chunks.add(new Chunk(dataLength + 1, new byte[dataLength]));
+    for (byte[] m : more) {
+      chunks.add(new Chunk(1, m));
+    }
+    return chunks;
+  }
+
+  private static void assertHeaderRejected(byte[] header, String... mentions) {
+    assertCorrupt(headerAnd(header, 4), mentions);
+  }
+
+  @Test
+  void aForgedHeaderAllocatesNothingInProportionToWhatItDeclares() {
+    // 32 sub-filters, the last of 2^20 * 32768^31 buckets, or one of 2^36 bytes: each is
+    // refused before any table is allocated.
+    List<List<Chunk>> forged = List.of(
+        headerAnd(header(0, 1L << 20, 0, 32, 255, 20, 32768), 16),
+        headerAnd(header(0, 1L << 28, 0, 32, 255, 20, 2), 16),
+        headerAnd(header(0, 1L << 28, 0, 1, 255, 20, 1), 16));
+    for (List<Chunk> chunks : forged) {
+      long allocated = AllocationMeter.allocatedBy(() -> {
+        try {
+          RedisBloomDump.load(chunks);
+          fail("forged header loaded");
+        } catch (CorruptFilterException expected) {
+          // what we want
+        }
+      });
+      assertTrue(allocated < 1 << 20, allocated + " bytes allocated to reject " + chunks);
+    }
+  }
+
+  // ---------------------------------------------------------------- hostile data chunks
+
+  @Test
+  void chunksMustCoverEverySubFilterExactlyOnce() {
+    // 2 sub-filters of 4 bytes: offsets 0..3 and 4..7.
+    byte[] h = header(0, 2, 0, 2, 2, 20, 1);
+    byte[] four = new byte[4];
+    assertCorrupt(chunks(h, four), "4 data bytes", "8 bytes", "missing");
+    assertCorrupt(List.of(new Chunk(1, h), new Chunk(5, four), new Chunk(9, four), new Chunk(9, four)), "overlap");
+    assertCorrupt(List.of(new Chunk(1, h), new Chunk(3, new byte[2]), new Chunk(5, four), new Chunk(9, four)), "overlap");
+    assertCorrupt(List.of(new Chunk(1, h), new Chunk(5, four), new Chunk(13, four)), "offsets 8..11", "not inside one sub-filter");
+    assertCorrupt(List.of(new Chunk(1, h), new Chunk(3, new byte[2]), new Chunk(7, four), new Chunk(9, new byte[2])),
+        "offsets 2..5", "not inside one sub-filter");
+    assertCorrupt(List.of(new Chunk(1, h), new Chunk(4, four), new Chunk(9, four)), "before offset 0");
+    assertCorrupt(List.of(new Chunk(1, h), new Chunk(5, four), new Chunk(9, four), new Chunk(9, new byte[0])),
+        "not a data chunk");
+    assertCorrupt(List.of(new Chunk(1, h), new Chunk(5, four), new Chunk(9, four), new Chunk(0, new byte[0])),
+        "not a data chunk");
+    assertCorrupt(List.of(new Chunk(1, h), new Chunk(5, four), new Chunk(-3, four)), "not a data chunk");
+    assertCorrupt(List.of(new Chunk(1, h), new Chunk(3, new byte[2]), new Chunk(4, new byte[1]), new Chunk(9, four),
+        new Chunk(5, new byte[2])), "overlap");
+    assertCorrupt(List.of(new Chunk(1, h), new Chunk(3, new byte[2]), new Chunk(9, four), new Chunk(6, new byte[3])),
+        "not inside one sub-filter");
+  }
+
+  @Test
+  void numItemsMustBeTheFingerprintsTheDataHolds() {
+    assertCorrupt(chunks(header(2, 2, 0, 2, 2, 20, 1), new byte[] {1, 2, 0, 0}, new byte[] {0, 0, 0, 9}),
+        "numItems 2", "hold 3 fingerprints");
+  }
+
+  @Test
+  void randomlyDamagedDumpsLoadConsistentlyOrAreRejected() {
+    ScalableCuckooFilter f = threeSubFilters();
+    List<Chunk> dump = RedisBloomDump.dump(f);
+    SplittableRandom r = new SplittableRandom(42);
+    int rejected = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+      List<Chunk> damaged = new ArrayList<>(dump);
+      int which = r.nextInt(damaged.size());
+      Chunk c = damaged.get(which);
+      byte[] bytes = c.data().clone();
+      long iterator = c.iterator();
+      switch (r.nextInt(4)) {
+        case 0 -> bytes[r.nextInt(bytes.length)] ^= (byte) (1 << r.nextInt(8));
+        case 1 -> bytes = Arrays.copyOf(bytes, r.nextInt(bytes.length + 8));
+        case 2 -> iterator += r.nextInt(9) - 4;
+        default -> damaged.remove(which);
+      }
+      if (damaged.size() == dump.size()) {
+        damaged.set(which, new Chunk(iterator, bytes));
+      }
+      try {
+        ScalableCuckooFilter g = RedisBloomDump.load(damaged);
+        long stored = 0;
+        for (byte b : tables(g)) {
+          stored += b != 0 ? 1 : 0;
+        }
+        assertEquals(g.size(), stored, "trial " + trial);
+      } catch (CorruptFilterException e) {
+        rejected++;
+      }
+    }
+    assertTrue(rejected > 1000, rejected + " of 3000 damaged dumps rejected");
+  }
+
+  private static void assertCorrupt(List<Chunk> chunks, String... mentions) {
+    CorruptFilterException e = assertThrows(CorruptFilterException.class, () -> RedisBloomDump.load(chunks),
+        "accepted " + chunks);
+    for (String m : mentions) {
+      assertTrue(e.getMessage().contains(m), "message lacks '" + m + "': " + e.getMessage());
+    }
+  }
+
+  // ---------------------------------------------------------------- the common file format
+
+  @Test
+  void aFileWhoseHeaderDisagreesWithItsSpecOrDeclaresTooMuchIsRejected() throws IOException {
+    FilterSpec spec = CuckooFilters.create("scalable?capacity=8").spec(); // 4 buckets of 2
+    assertFileRejected(spec, header(0, 8, 0, 1, 2, 20, 1), 16, "does not match its spec");
+    assertFileRejected(spec, header(0, 4, 0, 1, 4, 20, 1), 16, "does not match its spec");
+    assertFileRejected(spec, header(0, 4, 0, 1, 2, 21, 1), 8, "does not match its spec");
+    assertFileRejected(spec, header(0, 4, 0, 1, 2, 20, 2), 8, "does not match its spec");
+    assertFileRejected(spec, header(0, 4, 0, 32, 2, 20, 1), 8, "32 sub-filters", "only 8");
+    assertFileRejected(spec, header(1, 4, 0, 1, 2, 20, 1), 8, "numItems 1", "hold 0");
+    assertFileRejected(spec, header(0, 4, 0, 0, 2, 20, 1), 8, "numFilters 0");
+    CuckooFilter ok = readFile(spec, header(0, 4, 0, 1, 2, 20, 1), 8);
+    assertEquals(0, ok.size());
+  }
+
+  private static void assertFileRejected(FilterSpec spec, byte[] header, int dataBytes, String... mentions) {
+    CorruptFilterException e = assertThrows(CorruptFilterException.class, () -> readFile(spec, header, dataBytes));
+    for (String m : mentions) {
+      assertTrue(e.getMessage().contains(m), "message lacks '" + m + "': " + e.getMessage());
+    }
+  }
+
+  /** Reads a file with a valid checksum around a hand-made payload. */
+  private static CuckooFilter readFile(FilterSpec spec, byte[] header, int dataBytes) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    FilterFile.write(out, spec, header.length + dataBytes, payload -> {
+      payload.write(header);
+      payload.write(new byte[dataBytes]);
+    });
+    return CuckooFilters.read(new ByteArrayInputStream(out.toByteArray()));
+  }
+}

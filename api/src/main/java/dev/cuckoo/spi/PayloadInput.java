@@ -76,16 +76,7 @@ public final class PayloadInput implements DataInput {
    * @throws IOException if reading fails
    */
   public long[] readLongArray(int length, String what) throws IOException {
-    requireRemaining((long) length * Long.BYTES, what);
-    int part = DIRECT_READ_BYTES / Long.BYTES;
-    long[] a = new long[Math.min(length, part)];
-    readLongs(a, 0, a.length);
-    while (a.length < length) {
-      int filled = a.length;
-      a = java.util.Arrays.copyOf(a, (int) Math.min(length, 2L * filled));
-      readLongs(a, filled, a.length - filled);
-    }
-    return a;
+    return readLongArray(length, length, what);
   }
 
   /**
@@ -122,6 +113,41 @@ public final class PayloadInput implements DataInput {
     java.util.Objects.checkFromIndexSize(off, len, dst.length);
     consume((long) len * Long.BYTES);
     reader.readLongs(dst, off, len);
+  }
+
+  /**
+   * Reads {@code count} big-endian longs into a new array of {@code length} longs, the rest
+   * zero. Unlike allocating the array and calling {@link #readLongs(long[], int, int)}, it
+   * allocates in step with the bytes that actually arrive: a forged file that declares a huge
+   * payload but ends early makes it allocate at most twice what the file holds, plus 64 MiB,
+   * before it fails with {@link CorruptFilterException}. An array of up to 2^23 longs (64 MiB)
+   * is allocated at once and read in place.
+   *
+   * @param count how many longs to read
+   * @param length the array's length, at least {@code count}
+   * @param what what they are, for the message (e.g. {@code "a table of 4096 longs"})
+   * @return the array
+   * @throws CorruptFilterException if fewer than {@code 8 * count} payload bytes remain (checked
+   *     before anything is allocated) or the file ends first
+   * @throws IllegalArgumentException if {@code count < 0} or {@code length < count}
+   * @throws IOException if reading fails
+   */
+  public long[] readLongArray(int count, int length, String what) throws IOException {
+    if (count < 0 || length < count) {
+      throw new IllegalArgumentException("cannot read " + count + " longs into an array of " + length);
+    }
+    requireRemaining((long) count * Long.BYTES, what);
+    long[] a = new long[count <= DIRECT_READ_BYTES / Long.BYTES ? length : DIRECT_READ_BYTES / Long.BYTES];
+    int filled = 0;
+    while (filled < count) {
+      if (filled == a.length) {
+        a = java.util.Arrays.copyOf(a, (int) Math.min(length, 2L * a.length));
+      }
+      int n = Math.min(count - filled, a.length - filled);
+      readLongs(a, filled, n);
+      filled += n;
+    }
+    return a.length == length ? a : java.util.Arrays.copyOf(a, length);
   }
 
   @Override

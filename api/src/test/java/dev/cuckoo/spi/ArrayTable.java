@@ -1,0 +1,82 @@
+package dev.cuckoo.spi;
+
+import java.util.Arrays;
+
+/** A plain {@link CuckooTable} for tests: one int per slot, slots in order. */
+final class ArrayTable implements CuckooTable {
+  final int[] slots;
+  private final long buckets;
+  private final int perBucket;
+
+  ArrayTable(long buckets, int perBucket) {
+    this.buckets = buckets;
+    this.perBucket = perBucket;
+    this.slots = new int[Math.toIntExact(buckets * perBucket)];
+  }
+
+  @Override
+  public long bucketCount() {
+    return buckets;
+  }
+
+  @Override
+  public int slotsPerBucket() {
+    return perBucket;
+  }
+
+  @Override
+  public int fingerprintAt(long bucket, int slot) {
+    return slots[(int) bucket * perBucket + slot];
+  }
+
+  @Override
+  public boolean insert(long bucket, int fingerprint) {
+    int base = (int) bucket * perBucket;
+    for (int s = 0; s < perBucket; s++) {
+      if (slots[base + s] == 0) {
+        slots[base + s] = fingerprint;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public int evict(long bucket, int slot, int fingerprint) {
+    int i = (int) bucket * perBucket + slot;
+    int old = slots[i];
+    slots[i] = fingerprint;
+    return old;
+  }
+
+  @Override
+  public void replace(long bucket, int fingerprint, int replacement) {
+    int base = (int) bucket * perBucket;
+    for (int s = 0; s < perBucket; s++) {
+      if (slots[base + s] == fingerprint) {
+        slots[base + s] = replacement;
+        return;
+      }
+    }
+    throw new IllegalStateException("bucket " + bucket + " lacks " + fingerprint);
+  }
+
+  boolean holds(long bucket, int fingerprint) {
+    int base = (int) bucket * perBucket;
+    for (int s = 0; s < perBucket; s++) {
+      if (slots[base + s] == fingerprint) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** @return each bucket's fingerprints, sorted: the table as a multiset per bucket */
+  int[] contents() {
+    int[] c = slots.clone();
+    for (int b = 0; b < buckets; b++) {
+      Arrays.sort(c, b * perBucket, (b + 1) * perBucket);
+    }
+    return c;
+  }
+}

@@ -1,0 +1,266 @@
+package dev.cuckoo.classic;
+
+import dev.cuckoo.spi.CuckooTable;
+import dev.cuckoo.spi.PartialKeyHashing;
+import java.util.Arrays;
+
+/**
+ * The table of a classic filter: {@code bucketCount} buckets of {@code slots} fingerprints of
+ * {@code bits} bits, bit-packed into a {@code long[]}. Slot {@code s} of bucket {@code k} holds
+ * bits {@code [(k·slots + s)·bits, (k·slots + s + 1)·bits)} of the table read as one
+ * little-endian bit string (bit {@code i} is bit {@code i % 64} of word {@code i / 64}); this is
+ * also the payload layout, whatever implementation holds the table.
+ *
+ * <p>Implementations differ only in how fast they search: {@link #create} picks one for the
+ * shape. Positions inside the table are absolute bit offsets ({@code long}), so tables of more
+ * than 2^31 slots work. Nothing here allocates after construction.
+ */
+abstract class BucketTable implements CuckooTable {
+  /** The most longs one table may hold: Java arrays stop a little below 2^31 elements. */
+  static final long MAX_WORDS = Integer.MAX_VALUE - 8;
+
+  final long bucketCount;
+  final int slots;
+  final int bits;
+  /** The table; may be longer than {@link #payloadWords} (a zero padding word). */
+  final long[] words;
+  /**
+   * The {@link PartialKeyHashing#alternateOffset} of every fingerprint, when that takes at most
+   * 1/64 of the table's memory (short fingerprints in large tables) and the bucket count fits
+   * an int; otherwise {@code null}. A load from this small array replaces the fingerprint hash.
+   */
+  private final int[] offsets;
+
+  BucketTable(long bucketCount, int slots, int bits, long[] words) {
+    this.bucketCount = bucketCount;
+    this.slots = slots;
+    this.bits = bits;
+    this.words = words;
+    boolean small = bits <= 16 && (Integer.BYTES << bits) <= (long) words.length * Long.BYTES / 64;
+    this.offsets = small && bucketCount <= Integer.MAX_VALUE ? offsetsOf((int) bucketCount, bits) : null;
+  }
+
+  private static int[] offsetsOf(int bucketCount, int bits) {
+    int[] offsets = new int[1 << bits];
+    for (int fp = 1; fp < offsets.length; fp++) {
+      offsets[fp] = (int) PartialKeyHashing.alternateOffset(fp, bucketCount);
+    }
+    return offsets;
+  }
+
+  /** @return the bytes held besides the table's words */
+  final long extraBytes() {
+    return offsets == null ? 0 : (long) offsets.length * Integer.BYTES;
+  }
+
+  /**
+   * @param bucketCount the number of buckets
+   * @param slots slots per bucket
+   * @param bits fingerprint width
+   * @return the longs the table's bits take, without padding
+   */
+  static long payloadWords(long bucketCount, int slots, int bits) {
+    return (bucketCount * slots * bits + 63) >>> 6;
+  }
+
+  /**
+   * @return the longs a table of this shape allocates (its payload words and any padding)
+   */
+  static long allocatedWords(long bucketCount, int slots, int bits) {
+    return payloadWords(bucketCount, slots, bits) + (isPacked(slots, bits) ? 1 : 0);
+  }
+
+  private static boolean isPacked(int slots, int bits) {
+    return slots != 4 || (bits != 8 && bits != 16);
+  }
+
+  /**
+   * Creates an empty table, choosing the fastest implementation for the shape.
+   *
+   * @param bucketCount an even bucket count, with {@link #allocatedWords} at most {@link
+   *     #MAX_WORDS}
+   * @param slots 1, 2, 4 or 8
+   * @param bits 4..32
+   * @return the table
+   */
+  static BucketTable create(long bucketCount, int slots, int bits) {
+    return wrap(bucketCount, slots, bits, new long[Math.toIntExact(allocatedWords(bucketCount, slots, bits))]);
+  }
+
+  /**
+   * Wraps words holding a table, choosing the fastest implementation for the shape.
+   *
+   * @param words {@link #allocatedWords} longs in the layout described above
+   * @return the table
+   */
+  static BucketTable wrap(long bucketCount, int slots, int bits, long[] words) {
+    if (words.length != allocatedWords(bucketCount, slots, bits)) {
+      throw new IllegalArgumentException(
+          words.length + " words do not hold " + bucketCount + " buckets of " + slots + " " + bits + "-bit slots");
+    }
+    if (!isPacked(slots, bits)) {
+      return bits == 8 ? new ByteBucketTable(bucketCount, words) : new ShortBucketTable(bucketCount, words);
+    }
+    return new PackedBucketTable(bucketCount, slots, bits, words);
+  }
+
+  // ---------------------------------------------------------------- keys to buckets
+
+  /*
+   * A key's buckets and fingerprint are computed here rather than in the filter so that each
+   * implementation's fingerprint width is a constant where it has one: inlined into a fast
+   * table, PartialKeyHashing folds into a few instructions. Fewer instructions per lookup also
+   * let the processor keep more lookups, and so more cache misses, in flight.
+   */
+
+  /** @return the key's first bucket */
+  final long bucketIndex(long keyHash) {
+    return PartialKeyHashing.bucketIndex(keyHash, bucketCount);
+  }
+
+  /** @return the key's fingerprint */
+  abstract int fingerprint(long keyHash);
+
+  /**
+   * {@inheritDoc} From a precomputed offset when the table has them.
+   */
+  @Override
+  public final long alternate(long bucket, int fingerprint) {
+    int[] o = offsets;
+    long offset = o != null ? o[fingerprint] : PartialKeyHashing.alternateOffset(fingerprint, bucketCount);
+    return PartialKeyHashing.reflect(bucket, offset, bucketCount);
+  }
+
+  /** @return whether either bucket of the key holds its fingerprint */
+  final boolean containsHash(long keyHash) {
+    long bucket1 = bucketIndex(keyHash);
+    int fingerprint = fingerprint(keyHash);
+    return contains(bucket1, alternate(bucket1, fingerprint), fingerprint);
+  }
+
+  // ---------------------------------------------------------------- searches, per encoding
+
+  /**
+   * @return whether either bucket holds the fingerprint
+   */
+  abstract boolean contains(long bucket1, long bucket2, int fingerprint);
+
+  /**
+   * @return the copies of the fingerprint in the two buckets together
+   */
+  abstract int count(long bucket1, long bucket2, int fingerprint);
+
+  /**
+   * @return the bit offset of a slot of the bucket holding {@code value} (0: an empty slot), or
+   *     -1 if none does
+   */
+  abstract long find(long bucket, int value);
+
+  /**
+   * @return the fingerprint in the slot at this bit offset
+   */
+  abstract int read(long offset);
+
+  /** Stores a fingerprint (or 0) in the slot at this bit offset. */
+  abstract void write(long offset, int value);
+
+  /**
+   * @return the occupied slots of the bucket
+   */
+  abstract int occupied(long bucket);
+
+  // ---------------------------------------------------------------- operations on top of them
+
+  @Override
+  public final long bucketCount() {
+    return bucketCount;
+  }
+
+  @Override
+  public final int slotsPerBucket() {
+    return slots;
+  }
+
+  @Override
+  public final boolean insert(long bucket, int fingerprint) {
+    long at = find(bucket, 0);
+    if (at < 0) {
+      return false;
+    }
+    write(at, fingerprint);
+    return true;
+  }
+
+  /**
+   * Removes one copy of the fingerprint from the bucket.
+   *
+   * @return {@code false} if the bucket does not hold it
+   */
+  final boolean remove(long bucket, int fingerprint) {
+    long at = find(bucket, fingerprint);
+    if (at < 0) {
+      return false;
+    }
+    write(at, 0);
+    return true;
+  }
+
+  @Override
+  public final int fingerprintAt(long bucket, int slot) {
+    return read(slotOffset(bucket, slot));
+  }
+
+  @Override
+  public final int evict(long bucket, int slot, int fingerprint) {
+    long at = slotOffset(bucket, slot);
+    int old = read(at);
+    write(at, fingerprint);
+    return old;
+  }
+
+  @Override
+  public final void replace(long bucket, int fingerprint, int replacement) {
+    long at = find(bucket, fingerprint);
+    if (at < 0) {
+      throw new IllegalStateException(
+          "bucket " + bucket + " does not hold fingerprint " + Integer.toUnsignedString(fingerprint));
+    }
+    write(at, replacement);
+  }
+
+  /** @return the bit offset of a slot */
+  final long slotOffset(long bucket, int slot) {
+    return (bucket * slots + slot) * bits;
+  }
+
+  /** @return the slots in use, counted bucket by bucket */
+  final long occupiedSlots() {
+    long n = 0;
+    for (long b = 0; b < bucketCount; b++) {
+      n += occupied(b);
+    }
+    return n;
+  }
+
+  /**
+   * @return whether the bits after the last slot (to the end of the array) are all zero, as a
+   *     table written by this class has them
+   */
+  final boolean tailIsClear() {
+    long used = bucketCount * slots * bits;
+    for (long w = used >>> 6; w < words.length; w++) {
+      // The first word may be partly used: its unused bits are those from bit used % 64 up
+      // (all of it when used is a multiple of 64, as -1L << 0 is -1).
+      long unused = w == used >>> 6 ? -1L << used : -1L;
+      if ((words[(int) w] & unused) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Empties every slot. */
+  final void clear() {
+    Arrays.fill(words, 0L);
+  }
+}

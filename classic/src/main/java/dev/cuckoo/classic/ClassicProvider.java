@@ -1,0 +1,216 @@
+package dev.cuckoo.classic;
+
+import com.google.auto.service.AutoService;
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.spi.ConfigValues;
+import dev.cuckoo.spi.CuckooSizing;
+import dev.cuckoo.spi.FilterProvider;
+import dev.cuckoo.spi.FingerprintStash;
+import dev.cuckoo.spi.PayloadInput;
+import dev.cuckoo.spi.SpecSchema;
+import java.io.IOException;
+
+/**
+ * Variant {@code classic}: the cuckoo filter of Fan et al. (CoNEXT 2014), partial-key cuckoo
+ * hashing with two candidate buckets. Create one with {@code
+ * CuckooFilters.create("classic?capacity=1000000")}; this provider is what {@link
+ * java.util.ServiceLoader} finds.
+ *
+ * <p>Settings: {@code fingerprintBits} 4..32 (default 12, or derived from {@code targetFpp} as
+ * the smallest {@code f} with {@code 2b/2^f <= targetFpp}), {@code bucketSize} 1, 2, 4 or 8
+ * (default 4), any installed {@code hash} (default {@code xxh3}) with its {@code seed}, and
+ * {@code maxKicks} 0..100000 (default 500). Every shape is supported; 8- and 16-bit
+ * fingerprints in buckets of 4 take a faster path.
+ *
+ * <p>What a filter promises beyond {@link CuckooFilter}:
+ * <ul>
+ *   <li>built for capacity {@code N} (and {@code maxKicks >= 500}), it takes {@code N} distinct
+ *       keys without refusing one, in about {@code N·f / maxLoad(b)} bits (maxLoad 0.5, 0.84,
+ *       0.95, 0.98 for {@code b} = 1, 2, 4, 8), or more where fingerprints are too short for
+ *       {@code N} keys ({@link dev.cuckoo.spi.CuckooSizing});
+ *   <li>the table is not rounded to a power of two and may hold more than 2^31 slots; it is one
+ *       {@code long[]}, which bounds the capacity: from about 3·10^10 keys with 4-bit
+ *       fingerprints to about 2·10^9 with 32-bit ones;
+ *   <li>a refused add changes nothing; a few keys that no arrangement of the table can hold
+ *       wait in a stash of 8 slots, which lookups, counts and removes also search;
+ *   <li>{@code capacity()} counts the table's slots and the stash's; {@code sizeInBytes()} the
+ *       table, the stash and a small table of precomputed alternate-bucket offsets.
+ * </ul>
+ */
+@AutoService(FilterProvider.class)
+public final class ClassicProvider implements FilterProvider {
+  /** The variant's name. */
+  public static final String NAME = "classic";
+
+  private static final int MIN_BITS = 4;
+  private static final int MAX_BITS = 32;
+  private static final int[] BUCKET_SIZES = {1, 2, 4, 8};
+
+  private static final SpecSchema SCHEMA =
+      SpecSchema.builder(NAME)
+          .capacity(1, largestCapacity())
+          .fingerprintBits(MIN_BITS, MAX_BITS, 12)
+          .bucketSizes(4, BUCKET_SIZES)
+          .maxKicks(0, 100_000, 500)
+          .defaultHash("xxh3")
+          .build();
+
+  /** Called by {@link java.util.ServiceLoader}. */
+  public ClassicProvider() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "the paper's cuckoo filter: 2 candidate buckets, fingerprints of 4..32 bits, buckets of 1/2/4/8";
+  }
+
+  @Override
+  public SpecSchema schema() {
+    return SCHEMA;
+  }
+
+  /**
+   * Applies the schema, then checks that the table of that capacity, width and bucket size fits
+   * in one array.
+   *
+   * @throws IllegalArgumentException naming the key, the value and what is allowed
+   */
+  @Override
+  public FilterSpec validate(FilterSpec spec) {
+    FilterSpec resolved = SCHEMA.resolve(spec);
+    long capacity = resolved.capacity().getAsLong();
+    int bits = resolved.fingerprintBits().getAsInt();
+    int slots = resolved.bucketSize().getAsInt();
+    long max = maxCapacity(slots, bits);
+    if (capacity > max) {
+      throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, NAME,
+          "1.." + max + " with " + FilterSpec.FINGERPRINT_BITS + "=" + bits + " and "
+              + FilterSpec.BUCKET_SIZE + "=" + slots + " (the table is one array of at most "
+              + BucketTable.MAX_WORDS + " longs)");
+    }
+    return resolved;
+  }
+
+  /**
+   * The largest capacity of a filter of this shape: its table must fit in one Java array.
+   *
+   * @param bucketSize 1, 2, 4 or 8
+   * @param fingerprintBits 4..32
+   * @return the largest capacity allowed
+   * @throws IllegalArgumentException for a shape this variant does not support
+   */
+  static long maxCapacity(int bucketSize, int fingerprintBits) {
+    if (!isShape(bucketSize, fingerprintBits)) {
+      throw new IllegalArgumentException(
+          "no classic filter has bucketSize=" + bucketSize + " and fingerprintBits=" + fingerprintBits);
+    }
+    // The words needed grow with the capacity: search for the last capacity that fits.
+    long lo = 1;
+    long hi = 1L << 40;
+    while (lo < hi) {
+      long mid = lo + (hi - lo + 1) / 2;
+      if (fits(mid, bucketSize, fingerprintBits)) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  private static boolean isShape(int bucketSize, int bits) {
+    return (bucketSize == 1 || bucketSize == 2 || bucketSize == 4 || bucketSize == 8)
+        && bits >= MIN_BITS && bits <= MAX_BITS;
+  }
+
+  private static boolean fits(long capacity, int slots, int bits) {
+    try {
+      return BucketTable.allocatedWords(CuckooSizing.bucketCount(capacity, slots, bits), slots, bits)
+          <= BucketTable.MAX_WORDS;
+    } catch (IllegalArgumentException tooManyBuckets) {
+      return false;
+    }
+  }
+
+  private static long largestCapacity() {
+    long max = 1;
+    for (int slots : BUCKET_SIZES) {
+      max = Math.max(max, maxCapacity(slots, MIN_BITS));
+    }
+    return max;
+  }
+
+  @Override
+  public CuckooFilter create(FilterSpec resolved) {
+    return new ClassicFilter(resolved);
+  }
+
+  /**
+   * Reads the payload {@link ClassicFilter} writes, checking every size against the spec before
+   * allocating, and the table against the item count it declares.
+   */
+  @Override
+  public CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException {
+    int layout = payload.readInt();
+    if (layout != ClassicFilter.PAYLOAD_LAYOUT) {
+      throw new CorruptFilterException(
+          "classic payload layout " + layout + " is unknown: this library reads layout "
+              + ClassicFilter.PAYLOAD_LAYOUT);
+    }
+    int slots = resolved.bucketSize().getAsInt();
+    int bits = resolved.fingerprintBits().getAsInt();
+    long buckets = payload.readLong();
+    long expected = CuckooSizing.bucketCount(resolved.capacity().getAsLong(), slots, bits);
+    if (buckets != expected) {
+      throw new CorruptFilterException(
+          "classic payload declares " + buckets + " buckets, but its spec " + resolved + " gives " + expected);
+    }
+    long size = payload.readLong();
+    long room = buckets * slots + FingerprintStash.DEFAULT_SLOTS;
+    if (size < 0 || size > room) {
+      throw new CorruptFilterException(
+          "classic payload declares " + size + " items, out of range for a table and stash of " + room + " slots");
+    }
+    long words = payload.readLong();
+    long expectedWords = BucketTable.payloadWords(buckets, slots, bits);
+    if (words != expectedWords) {
+      throw new CorruptFilterException(
+          "classic payload declares a table of " + words + " longs, but its shape needs " + expectedWords);
+    }
+    long[] table = payload.readLongArray((int) words,
+        (int) BucketTable.allocatedWords(buckets, slots, bits), "a table of " + words + " longs");
+    BucketTable t = BucketTable.wrap(buckets, slots, bits, table);
+    if (!t.tailIsClear()) {
+      throw new CorruptFilterException("classic payload has bits set after the last slot of its table");
+    }
+    FingerprintStash stash = new FingerprintStash(FingerprintStash.DEFAULT_SLOTS);
+    int stashed = payload.readInt();
+    if (stashed < 0 || stashed > stash.slots()) {
+      throw new CorruptFilterException(
+          "classic payload declares " + stashed + " stashed fingerprints, out of range: 0.." + stash.slots());
+    }
+    long maxFingerprint = (1L << bits) - 1;
+    for (int i = 0; i < stashed; i++) {
+      long bucket = payload.readLong();
+      int fingerprint = payload.readInt();
+      if (bucket < 0 || bucket >= buckets || fingerprint == 0 || (fingerprint & 0xFFFF_FFFFL) > maxFingerprint) {
+        throw new CorruptFilterException(
+            "classic payload stash entry " + i + " (bucket " + bucket + ", fingerprint "
+                + Integer.toUnsignedString(fingerprint) + ") is out of range");
+      }
+      stash.add(bucket, fingerprint);
+    }
+    long occupied = t.occupiedSlots() + stashed;
+    if (occupied != size) {
+      throw new CorruptFilterException(
+          "classic payload declares " + size + " items, but its table and stash hold " + occupied + " fingerprints");
+    }
+    return new ClassicFilter(resolved, t, stash, size);
+  }
+}

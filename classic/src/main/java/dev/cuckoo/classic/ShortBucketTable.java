@@ -1,0 +1,60 @@
+package dev.cuckoo.classic;
+
+import dev.cuckoo.spi.PartialKeyHashing;
+
+/**
+ * The fast path for 16-bit fingerprints in buckets of 4: a bucket is one table word, searched
+ * with one SWAR test.
+ */
+final class ShortBucketTable extends BucketTable {
+  private static final long LO = 0x0001_0001_0001_0001L;
+  private static final long HI = 0x8000_8000_8000_8000L;
+  private static final long LOW = 0x7FFF_7FFF_7FFF_7FFFL;
+
+  ShortBucketTable(long bucketCount, long[] words) {
+    super(bucketCount, 4, 16, words);
+  }
+
+  @Override
+  int fingerprint(long keyHash) {
+    return PartialKeyHashing.fingerprint(keyHash, 16);
+  }
+
+  @Override
+  boolean contains(long bucket1, long bucket2, int fingerprint) {
+    long pattern = fingerprint * LO;
+    // Both words are loaded before either is tested, so the two cache misses overlap.
+    long x1 = words[(int) bucket1] ^ pattern;
+    long x2 = words[(int) bucket2] ^ pattern;
+    return (SwarLanes.anyZero(x1, LO, HI) | SwarLanes.anyZero(x2, LO, HI)) != 0;
+  }
+
+  @Override
+  int count(long bucket1, long bucket2, int fingerprint) {
+    long pattern = fingerprint * LO;
+    return Long.bitCount(SwarLanes.zeroLanes(words[(int) bucket1] ^ pattern, LOW, HI))
+        + Long.bitCount(SwarLanes.zeroLanes(words[(int) bucket2] ^ pattern, LOW, HI));
+  }
+
+  @Override
+  long find(long bucket, int value) {
+    long lanes = SwarLanes.zeroLanes(words[(int) bucket] ^ (value * LO), LOW, HI);
+    return lanes == 0 ? -1 : (bucket << 6) + Long.numberOfTrailingZeros(lanes) - 15;
+  }
+
+  @Override
+  int read(long offset) {
+    return (int) (words[(int) (offset >>> 6)] >>> offset) & 0xFFFF;
+  }
+
+  @Override
+  void write(long offset, int value) {
+    int w = (int) (offset >>> 6);
+    words[w] = (words[w] & ~(0xFFFFL << offset)) | ((long) value << offset);
+  }
+
+  @Override
+  int occupied(long bucket) {
+    return 4 - Long.bitCount(SwarLanes.zeroLanes(words[(int) bucket], LOW, HI));
+  }
+}

@@ -1,0 +1,47 @@
+package dev.cuckoo.classic;
+
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.testkit.CuckooFilterContractTest;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The contract test kit over every fingerprint width the issue names (4, 7, 8, 12, 13, 16, 24,
+ * 32: the fast paths, byte-aligned and odd widths, lanes that cross words) and every bucket
+ * size, plus a few configs that vary the hash, seed, maxKicks and targetFpp.
+ */
+class ClassicContractTest extends CuckooFilterContractTest {
+  private static final int[] WIDTHS = {4, 7, 8, 12, 13, 16, 24, 32};
+  private static final int[] BUCKET_SIZES = {1, 2, 4, 8};
+
+  @Override
+  protected String variant() {
+    return ClassicProvider.NAME;
+  }
+
+  /** The capacity is promised with the default 500 kicks or more, not with fewer. */
+  @Override
+  protected boolean guaranteesCapacity(FilterSpec spec) {
+    return spec.maxKicks().getAsInt() >= 500;
+  }
+
+  @Override
+  protected List<String> configs() {
+    List<String> configs = new ArrayList<>();
+    int i = 0;
+    for (int bits : WIDTHS) {
+      for (int slots : BUCKET_SIZES) {
+        // Capacities from 1,500 to 6,000, not multiples of anything in particular, so that
+        // bucket counts are odd multiples of small numbers and tables end mid-word.
+        long capacity = 1_500 + 1_499L * (i++ % 4);
+        configs.add("classic?capacity=" + capacity + "&fingerprintBits=" + bits + "&bucketSize=" + slots);
+      }
+    }
+    configs.add("classic?capacity=20000");
+    configs.add("classic?capacity=12345&fingerprintBits=16&hash=murmur3&seed=0x9e3779b97f4a7c15");
+    configs.add("classic?capacity=7777&targetFpp=0.001&bucketSize=8&hash=wyhash&seed=42");
+    configs.add("classic?capacity=5000&fingerprintBits=8&maxKicks=20");
+    configs.add("classic?capacity=1&fingerprintBits=13&bucketSize=1");
+    return configs;
+  }
+}

@@ -6,7 +6,7 @@ import java.util.Objects;
 import net.openhft.hashing.LongHashFunction;
 
 /** A {@link HashStrategy} backed by a zero-allocation-hashing function. */
-final class ZeroAllocationHash implements HashStrategy {
+class ZeroAllocationHash implements HashStrategy {
   private static final boolean NATIVE_LITTLE_ENDIAN =
       ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
@@ -18,6 +18,11 @@ final class ZeroAllocationHash implements HashStrategy {
     this.kind = kind;
     this.seed = seed;
     this.function = kind.function(seed);
+  }
+
+  /** @return the strategy for this function and seed, with a faster {@code hashLong} where one exists */
+  static ZeroAllocationHash create(ZeroAllocationFunction kind, long seed) {
+    return kind == ZeroAllocationFunction.XXH3 ? new Xxh3Hash(seed) : new ZeroAllocationHash(kind, seed);
   }
 
   @Override
@@ -38,14 +43,14 @@ final class ZeroAllocationHash implements HashStrategy {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public final boolean equals(Object o) {
     return o instanceof ZeroAllocationHash
         && ((ZeroAllocationHash) o).kind == kind
         && ((ZeroAllocationHash) o).seed == seed;
   }
 
   @Override
-  public int hashCode() {
+  public final int hashCode() {
     return kind.hashCode() * 31 + Long.hashCode(seed);
   }
 

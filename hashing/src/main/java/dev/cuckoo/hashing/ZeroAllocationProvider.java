@@ -23,6 +23,6 @@ abstract class ZeroAllocationProvider implements HashStrategyProvider {
 
   @Override
   public HashStrategy create(long seed) {
-    return new ZeroAllocationHash(kind, seed);
+    return ZeroAllocationHash.create(kind, seed);
   }
 }

@@ -54,7 +54,9 @@ class ModulePathDiscoveryTest {
     assertTrue(out.contains("hashes=" + String.join(",", CuckooFilters.hashes()) + "\n"),
         "module path should find the same hashes as the class path " + CuckooFilters.hashes() + ":\n" + out);
     for (String hash : CuckooFilters.hashes()) {
-      assertTrue(out.contains("hash-module " + hash + "=dev.cuckoo.hashing\n"), out);
+      if (CuckooFilters.hash(hash).getClass().getName().startsWith("dev.cuckoo.hashing.")) {
+        assertTrue(out.contains("hash-module " + hash + "=dev.cuckoo.hashing\n"), out);
+      }
     }
     assertTrue(out.contains("variants=" + String.join(",", CuckooFilters.variants()) + "\n"),
         "module path should find the same variants as the class path " + CuckooFilters.variants() + ":\n" + out);

@@ -16,8 +16,8 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code cuckoo} command: builds filter files from keys, queries and inspects them, and moves
- * RedisBloom-compatible filters to and from Redis.
+ * The {@code cuckoo} command: builds filter files from keys, queries and inspects them, moves
+ * RedisBloom-compatible filters to and from Redis, and runs the benchmarks' comparison.
  *
  * <pre>{@code
  * cuckoo build --config 'classic?capacity=1000000' --input keys.txt --output keys.cuckoo
@@ -41,11 +41,12 @@ import picocli.CommandLine.Spec;
       InfoCommand.class,
       ExportRedisCommand.class,
       ImportRedisCommand.class,
+      CompareCommand.class,
       CommandLine.HelpCommand.class
     },
     description = {
       "Cuckoo filters from the command line: build a filter file from keys, query it, inspect "
-          + "it, and move it to and from Redis (RedisBloom's chunks).",
+          + "it, move it to and from Redis (RedisBloom's chunks), and compare the variants.",
     },
     footer = {
       "",
@@ -108,6 +109,7 @@ public final class CuckooCommand implements Callable<Integer> {
         .setCaseInsensitiveEnumValuesAllowed(true)
         .setExecutionExceptionHandler(errors)
         .setParameterExceptionHandler(errors);
+    cl.getSubcommands().get("compare").setUnmatchedOptionsArePositionalParams(true);
     cl.getSubcommands().get("build").getCommandSpec().usageMessage().footer(BuildCommand.footer());
     return cl;
   }

@@ -1,6 +1,7 @@
 package dev.cuckoo.cli;
 
 import dev.cuckoo.benchmarks.Compare;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -29,9 +30,14 @@ final class CompareCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
-  public Integer call() throws Exception {
+  public Integer call() throws InterruptedException {
     spec.commandLine().getOut().flush();
     spec.commandLine().getErr().flush();
-    return Compare.execute(args.toArray(new String[0]));
+    try {
+      return Compare.execute(args.toArray(new String[0]));
+    } catch (IOException e) {
+      // a worker that failed, or results that could not be written: the user's to fix, not a bug
+      throw new CommandError("compare: " + e.getMessage(), e);
+    }
   }
 }

@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code cuckoo compare} hands its arguments, options and all, to the harness's {@code Compare}
@@ -34,6 +38,25 @@ class CompareCommandTest {
   @Test
   void helpIsCompareOwn() {
     assertTrue(compareErr(0, "--help").startsWith("usage: compare [options]\n"));
+  }
+
+  @Test
+  void resultsThatCannotBeWrittenAreOneErrorLine(@TempDir Path dir) throws IOException {
+    Path file = Files.write(dir.resolve("not-a-folder"), new byte[0]);
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    CommandRun run;
+    try {
+      run = cuckoo("compare", "--size", "1k", "--rounds", "1", "--in-process", "--peers", "off",
+          "--only", "^classic\\?fingerprintBits=8$", "--out", file.resolve("out").toString());
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+    assertEquals(CuckooCommand.EXIT_ERROR, run.status());
+    assertTrue(run.err().startsWith("cuckoo: compare: "), run.err());
   }
 
   @Test

@@ -132,6 +132,25 @@ public final class Compare {
    * @param args see {@link #USAGE}
    */
   public static void main(String[] args) throws IOException, InterruptedException {
+    int status = execute(args);
+    if (status != 0) {
+      System.exit(status);
+    }
+  }
+
+  /**
+   * Runs the comparison as {@link #main} does, without ending the JVM: for a command that hosts
+   * it (the {@code cuckoo compare} of module {@code cli}). It prints to {@code System.out} and
+   * {@code System.err}, and forks one worker JVM per contender on {@code java.class.path}, which
+   * must therefore hold this module and every variant.
+   *
+   * @param args see {@link #USAGE}
+   * @return the exit status: 0 when done (or for {@code --help}), 2 for a mistake in the
+   *     arguments or a config, reported on {@code System.err} with the usage
+   * @throws IOException if a worker fails or the results cannot be written
+   * @throws InterruptedException if interrupted while waiting for a worker
+   */
+  public static int execute(String... args) throws IOException, InterruptedException {
     System.setProperty("java.awt.headless", "true");
     Options o;
     try {
@@ -141,27 +160,25 @@ public final class Compare {
         System.err.println("compare: " + e.getMessage());
       }
       System.err.println(USAGE);
-      System.exit(e.getMessage() == null ? 0 : 2);
-      return;
+      return e.getMessage() == null ? 0 : 2;
     }
     List<Contender> contenders;
     try {
       contenders = contenders(o);
     } catch (IllegalArgumentException e) {
       System.err.println("compare: " + e.getMessage());
-      System.exit(2);
-      return;
+      return 2;
     }
     if (contenders.isEmpty()) {
       System.err.println("compare: no contender to run (installed variants: "
           + dev.cuckoo.CuckooFilters.variants() + ")");
-      System.exit(2);
-      return;
+      return 2;
     }
     List<Measurement> results = run(o, contenders, System.err);
     CompareReport.print(results, o.size, System.out);
     CompareReport.write(results, o.size, o.out);
     System.out.println("\nwrote " + o.out.resolve("results.csv") + ", results.md, ns-per-op.{png,svg}, fpp-vs-bits.{png,svg}");
+    return 0;
   }
 
   static List<Contender> contenders(Options o) {

@@ -1,0 +1,285 @@
+package dev.cuckoo.cli;
+
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code cuckoo build}: adds every key of an input to a new filter and writes the filter file.
+ *
+ * <p>A refused add (the filter has no room) is never silent: by default the build stops, writes
+ * nothing, exits with {@link CuckooCommand#EXIT_INCOMPLETE} and says where it stopped, how many
+ * keys the input holds and which config would take them; {@code --on-refusal write} writes what
+ * was stored, {@code --on-refusal skip} goes on past refused keys.
+ */
+@Command(
+    name = "build",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Build a filter file from keys, one a line or fixed-size records.",
+      "",
+      "Lines: a key is the line's bytes (UTF-8 text) without its line end, \\n or \\r\\n; "
+          + "spaces are part of the key. Blank lines are not keys: they are skipped and counted. "
+          + "A UTF-8 byte-order mark at the start is dropped. The input is read as a stream, "
+          + "never whole into memory.",
+      "",
+      "A refused add (the filter is full) stops the build by default: nothing is written, the "
+          + "exit status is 1, and the message names the line, the keys the input holds and a "
+          + "config that takes them. The output is written atomically: a failed build never "
+          + "leaves a partial file. Progress (rate, ETA) goes to stderr in a terminal, after "
+          + "half a second.",
+      "",
+    })
+final class BuildCommand implements Callable<Integer> {
+  /** What a refused add does. */
+  enum OnRefusal {
+    /** Stop; write nothing. */
+    STOP,
+    /** Stop; write the filter with the keys stored before the refused one. */
+    WRITE,
+    /** Skip the refused key and go on; write the filter without the refused keys. */
+    SKIP
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  ConfigSource config;
+
+  /** Where the configuration comes from: a config string, or a properties file. */
+  static final class ConfigSource {
+    @Option(names = {"-c", "--config"}, required = true, paramLabel = "CONFIG",
+        description = "The filter's config, 'variant?key=value&...', e.g. 'classic?capacity=1000000&fingerprintBits=12'.")
+    String text;
+
+    @Option(names = "--config-file", required = true, paramLabel = "FILE",
+        description = "Or a properties file with the same keys, e.g. cuckoo.variant=classic, cuckoo.capacity=1000000.")
+    Path file;
+  }
+
+  @Option(names = "--config-prefix", paramLabel = "PREFIX", defaultValue = "cuckoo.",
+      description = "With --config-file: the keys' prefix (default: ${DEFAULT-VALUE}; '' for none).")
+  String configPrefix;
+
+  @Option(names = {"-i", "--input"}, required = true, paramLabel = "FILE",
+      description = "The keys; '-' reads stdin.")
+  String input;
+
+  @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE",
+      description = "The filter file to write (replaced if it exists).")
+  Path output;
+
+  @Mixin KeyFormat format;
+
+  @Option(names = "--distinct",
+      description = "Add each key once: skip keys the filter already reports present (duplicates, "
+          + "and the rare false positive, which then needs no slot to be found).")
+  boolean distinct;
+
+  @Option(names = "--on-refusal", paramLabel = "stop|write|skip", defaultValue = "stop",
+      description = "When the filter refuses a key: stop and write nothing (default), stop and "
+          + "write the keys stored so far, or skip it and go on. All three exit with status 1.")
+  OnRefusal onRefusal;
+
+  @Option(names = {"-q", "--quiet"}, description = "Print no progress and no summary; errors only.")
+  boolean quiet;
+
+  @Option(names = "--progress", description = "Show progress even when stderr is not a terminal.")
+  boolean progress;
+
+  @ParentCommand CuckooCommand parent;
+
+  @Spec CommandSpec spec;
+
+  /** @return the help's footer: the variants and hashes installed in this build */
+  static String footer() {
+    return String.format(Locale.ROOT, "%nInstalled variants: %s. Installed hashes: %s. "
+            + "Every config key: docs/guide/configuration.md.%n%n%s",
+        String.join(", ", CuckooFilters.variants()), String.join(", ", CuckooFilters.hashes()),
+        CuckooCommand.EXIT_STATUS_HELP);
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    int recordSize = format.recordSize();
+    FilterSpec wanted = wantedSpec();
+    if (!input.equals(KeyReader.STDIN)) {
+      FileAccess.requireNotSameFile(Paths.get(input), output, "--output");
+    }
+    FileAccess.requireWritable(output);
+    CuckooFilter filter = create(wanted);
+
+    long startNanos = System.nanoTime();
+    Tally tally = new Tally();
+    try (KeyReader keys = KeyReader.open(input, recordSize, parent.stdin)) {
+      boolean showProgress = !quiet && (progress || System.console() != null);
+      ProgressBar bar = showProgress ? ProgressBar.on(err, keys.totalBytes()) : ProgressBar.off();
+      try {
+        addAll(filter, keys, bar, tally);
+      } finally {
+        bar.finish();
+      }
+      tally.blankLines = keys.blankLines();
+    }
+    long nanos = System.nanoTime() - startNanos;
+
+    if (tally.refused > 0) {
+      reportRefusal(err, filter, wanted, tally);
+    }
+    if (tally.refused > 0 && onRefusal == OnRefusal.STOP) {
+      err.println("cuckoo: nothing written to " + output + " (--on-refusal write keeps the keys stored so far,"
+          + " --on-refusal skip goes on past refused keys)");
+      return CuckooCommand.EXIT_INCOMPLETE;
+    }
+    FileAccess.writeAtomically(output, filter::writeTo);
+    if (tally.refused > 0) {
+      err.println("cuckoo: wrote " + output + " without " + (onRefusal == OnRefusal.SKIP
+          ? TextFormat.things(tally.refused, "refused key") + ": query answers no for most of them"
+          : TextFormat.things(tally.read - tally.readAtRefusal + 1, "key") + " from " + tally.refusedAt + " on"));
+    }
+    if (!quiet) {
+      printSummary(out, filter, tally, nanos);
+    }
+    return tally.refused > 0 ? CuckooCommand.EXIT_INCOMPLETE : CuckooCommand.EXIT_OK;
+  }
+
+  /** Counts of one build. */
+  private static final class Tally {
+    long read;
+    long present;
+    long refused;
+    long blankLines;
+    String refusedAt;
+    long readAtRefusal;
+    long storedAtRefusal;
+    long copiesAtRefusal;
+  }
+
+  private void addAll(CuckooFilter filter, KeyReader keys, ProgressBar bar, Tally tally) {
+    boolean stopped = false;
+    try {
+      for (byte[] key = keys.next(); key != null; key = keys.next()) {
+        tally.read++;
+        bar.update(tally.read, keys.bytesConsumed());
+        if (stopped) {
+          continue; // counting the keys the input holds, for the advice
+        }
+        if (distinct && filter.mightContain(key)) {
+          tally.present++;
+        } else if (!filter.add(key)) {
+          if (tally.refused++ == 0) {
+            tally.refusedAt = keys.where();
+            tally.readAtRefusal = tally.read;
+            tally.storedAtRefusal = filter.size();
+            tally.copiesAtRefusal = filter.count(key);
+          }
+          stopped = onRefusal != OnRefusal.SKIP;
+        }
+      }
+    } catch (IOException e) {
+      throw new CommandError(keys.name() + ": " + e.getMessage(), e);
+    } catch (OutOfMemoryError e) {
+      throw CommandError.outOfMemory("build the filter (it held " + TextFormat.grouped(filter.size())
+          + " keys at " + keys.where() + ")");
+    }
+  }
+
+  /** Says where the filter refused a key, why it probably did, and which config would do. */
+  private void reportRefusal(PrintWriter err, CuckooFilter filter, FilterSpec wanted, Tally tally) {
+    err.println("cuckoo: " + tally.refusedAt + ": the filter refused this key after storing "
+        + TextFormat.things(tally.storedAtRefusal, "key") + " (load "
+        + String.format(Locale.ROOT, "%.1f%%", 100.0 * tally.storedAtRefusal / filter.capacity()) + " of "
+        + TextFormat.grouped(filter.capacity()) + " slots)");
+    int bucketSize = filter.spec().bucketSize().orElse(0);
+    long capacity = filter.spec().capacity().orElse(0);
+    String keys = "the input holds " + TextFormat.things(tally.read, "key");
+    if (bucketSize > 0 && tally.copiesAtRefusal >= 2L * bucketSize) {
+      err.println("cuckoo: the filter holds " + tally.copiesAtRefusal + " copies of that key already, and all"
+          + " copies of a key go to its 2 buckets of " + bucketSize + " slots: use --distinct to add each key once");
+    } else if (tally.read > capacity) {
+      err.println("cuckoo: " + keys + ", more than the capacity of " + TextFormat.grouped(capacity) + ": "
+          + suggestion(wanted, TextFormat.roundUpToTwoFigures(tally.read + tally.read / 10)));
+    } else {
+      err.println("cuckoo: " + keys + ", within the capacity of " + TextFormat.grouped(capacity)
+          + ", but the filter filled first: " + suggestion(wanted, TextFormat.roundUpToTwoFigures(2 * capacity)));
+    }
+  }
+
+  /** @return the config with a larger capacity, if the variant accepts one that large */
+  private static String suggestion(FilterSpec wanted, long capacity) {
+    FilterSpec larger = wanted.toBuilder().capacity(capacity).build();
+    try {
+      CuckooFilters.provider(larger.variant()).validate(larger);
+      return "a filter that takes them is --config '" + larger + "'";
+    } catch (IllegalArgumentException e) {
+      return "no filter of variant " + larger.variant() + " takes them (" + e.getMessage() + ")";
+    }
+  }
+
+  private void printSummary(PrintWriter out, CuckooFilter filter, Tally tally, long nanos) {
+    out.println("wrote " + output + ": " + TextFormat.things(filter.size(), "key") + " from " + input + " in "
+        + TextFormat.seconds(nanos) + " (" + TextFormat.count(tally.read / Math.max(nanos / 1e9, 1e-9))
+        + " keys/s)");
+    if (tally.blankLines > 0) {
+      out.println("skipped " + TextFormat.things(tally.blankLines, "blank line"));
+    }
+    if (tally.present > 0) {
+      out.println("skipped " + TextFormat.things(tally.present, "key") + " already present (--distinct)");
+    }
+    new FilterReport(filter).printText(out);
+  }
+
+  private FilterSpec wantedSpec() {
+    if (config.text != null) {
+      try {
+        return FilterSpec.parse(config.text);
+      } catch (IllegalArgumentException e) {
+        throw new CommandError("bad config '" + config.text + "': " + e.getMessage(), e);
+      }
+    }
+    Properties properties = new Properties();
+    try (InputStream in = FileAccess.open(config.file);
+        Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+      properties.load(reader);
+    } catch (IOException e) {
+      throw FileAccess.failure(config.file, e);
+    } catch (IllegalArgumentException e) {
+      throw new CommandError(config.file + ": not a properties file: " + e.getMessage(), e);
+    }
+    try {
+      return FilterSpec.fromProperties(properties, configPrefix);
+    } catch (IllegalArgumentException e) {
+      throw new CommandError("bad config in " + config.file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private CuckooFilter create(FilterSpec wanted) {
+    try {
+      return CuckooFilters.create(wanted);
+    } catch (IllegalArgumentException e) {
+      throw new CommandError("bad config " + (config.text != null ? "'" + config.text + "'" : "in " + config.file)
+          + ": " + e.getMessage(), e);
+    } catch (OutOfMemoryError e) {
+      throw CommandError.outOfMemory("create a filter of " + wanted);
+    }
+  }
+}

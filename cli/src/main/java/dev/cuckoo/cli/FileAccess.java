@@ -1,0 +1,188 @@
+package dev.cuckoo.cli;
+
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The command's access to files: inputs and filters are opened with one-line errors that name
+ * the file ({@link CommandError}), and outputs are written atomically, to a temporary file in
+ * the same folder that is then renamed over the target, so that a failure never leaves a
+ * half-written file where the output should be.
+ */
+final class FileAccess {
+  private static final int BUFFER_BYTES = 1 << 16;
+
+  private FileAccess() {}
+
+  /** The bytes to write into a file. */
+  interface Content {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  /**
+   * @param path a file to read
+   * @return a buffered stream over it
+   * @throws CommandError if it is missing, a folder or unreadable
+   */
+  static InputStream open(Path path) {
+    if (Files.isDirectory(path)) {
+      throw new CommandError(path + ": is a folder, not a file");
+    }
+    try {
+      return new BufferedInputStream(Files.newInputStream(path), BUFFER_BYTES);
+    } catch (IOException e) {
+      throw failure(path, e);
+    }
+  }
+
+  /**
+   * @param path a file
+   * @return its size in bytes
+   * @throws CommandError if it is missing or cannot be read
+   */
+  static long size(Path path) {
+    try {
+      return Files.size(path);
+    } catch (IOException e) {
+      throw failure(path, e);
+    }
+  }
+
+  /**
+   * Reads a filter file of any installed variant; the file must hold exactly one filter.
+   *
+   * @param path the filter file
+   * @return the filter
+   * @throws CommandError if the file is missing, unreadable, corrupt, of a variant or hash that
+   *     is not installed, or followed by other bytes
+   */
+  static CuckooFilter readFilter(Path path) {
+    try (InputStream in = open(path)) {
+      CuckooFilter filter = CuckooFilters.read(in);
+      if (in.read() != -1) {
+        throw new CommandError(path + ": not a valid filter file: more bytes follow the filter's end");
+      }
+      return filter;
+    } catch (CorruptFilterException e) {
+      throw new CommandError(path + ": not a valid filter file: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw failure(path, e);
+    } catch (OutOfMemoryError e) {
+      throw CommandError.outOfMemory("read " + path);
+    }
+  }
+
+  /**
+   * Writes a file atomically: the content goes to a temporary file next to the target, is
+   * forced to the disk, and only then replaces the target. If anything fails, the target is as
+   * it was and the temporary file is gone.
+   *
+   * @param target the file to write; its folder must exist
+   * @param content what to write
+   * @throws CommandError if the target is a folder, its folder is missing, or writing fails
+   */
+  static void writeAtomically(Path target, Content content) {
+    requireWritable(target);
+    Path absolute = target.toAbsolutePath();
+    Path folder = absolute.getParent();
+    Path temp = folder.resolve(
+        "." + absolute.getFileName() + "." + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".tmp");
+    try {
+      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+          OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), BUFFER_BYTES)) {
+        content.writeTo(out);
+        out.flush();
+        channel.force(true);
+      }
+      moveReplacing(temp, absolute);
+    } catch (IOException e) {
+      throw failure(target, e);
+    } finally {
+      deleteIfExists(temp);
+    }
+  }
+
+  /**
+   * Checks, before any work is done, that {@link #writeAtomically} can write a file there.
+   *
+   * @param target the file to write
+   * @throws CommandError if it is a folder or its folder is missing
+   */
+  static void requireWritable(Path target) {
+    Path absolute = target.toAbsolutePath();
+    Path folder = absolute.getParent();
+    if (Files.isDirectory(absolute)) {
+      throw new CommandError(target + ": is a folder; give the name of the file to write");
+    }
+    if (folder == null || !Files.isDirectory(folder)) {
+      throw new CommandError(target + ": cannot write it: folder " + folder + " does not exist");
+    }
+  }
+
+  /**
+   * Renames {@code from} to {@code to}, replacing it: atomically where the file system can.
+   */
+  static void moveReplacing(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  /**
+   * @throws CommandError if {@code output} is the same file as {@code input}
+   */
+  static void requireNotSameFile(Path input, Path output, String outputOption) {
+    try {
+      if (Files.exists(input) && Files.exists(output) && Files.isSameFile(input, output)) {
+        throw new CommandError(outputOption + " " + output + " is the input file itself: give another name");
+      }
+    } catch (IOException e) {
+      throw failure(output, e);
+    }
+  }
+
+  /**
+   * @param path the file the failure is about
+   * @param e the failure
+   * @return the one-line error: the file, then what went wrong
+   */
+  static CommandError failure(Path path, IOException e) {
+    String why;
+    if (e instanceof NoSuchFileException) {
+      why = "no such file";
+    } else if (e instanceof AccessDeniedException) {
+      why = "permission denied";
+    } else if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
+      why = ((FileSystemException) e).getReason();
+    } else {
+      why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+    return new CommandError(path + ": " + why, e);
+  }
+
+  private static void deleteIfExists(Path temp) {
+    try {
+      Files.deleteIfExists(temp);
+    } catch (IOException ignored) {
+      // the temporary file is left behind; the target is unharmed either way
+    }
+  }
+}

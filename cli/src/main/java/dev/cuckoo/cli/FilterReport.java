@@ -1,0 +1,105 @@
+package dev.cuckoo.cli;
+
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.scalable.ScalableCuckooFilter;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What {@code cuckoo info} tells about a filter, as aligned text or as JSON: the variant, the
+ * resolved spec, items, slots, load, bits per item, memory and expected false-positive
+ * probability, and for a RedisBloom-compatible filter its {@code CF.INFO} reply. {@code build}
+ * and {@code import-redis} print the same facts about what they wrote.
+ */
+final class FilterReport {
+  private final CuckooFilter filter;
+
+  FilterReport(CuckooFilter filter) {
+    this.filter = filter;
+  }
+
+  /** @return bits of table per stored item, or NaN for an empty filter */
+  double bitsPerItem() {
+    return filter.size() == 0 ? Double.NaN : filter.sizeInBytes() * 8.0 / filter.size();
+  }
+
+  /** Prints the facts as {@code label  value} lines. */
+  void printText(PrintWriter out) {
+    String variant = filter.spec().variant();
+    row(out, "variant", variant + " (" + CuckooFilters.provider(variant).description() + ")");
+    row(out, "spec", filter.spec().toString());
+    row(out, "items", TextFormat.grouped(filter.size()));
+    row(out, "capacity", TextFormat.grouped(filter.capacity()) + " slots");
+    row(out, "load", String.format(Locale.ROOT, "%.1f%%", filter.loadFactor() * 100));
+    row(out, "bits/item", filter.size() == 0 ? "- (empty)" : String.format(Locale.ROOT, "%.2f", bitsPerItem()));
+    row(out, "sizeInBytes", TextFormat.grouped(filter.sizeInBytes()));
+    double fpp = filter.expectedFpp();
+    row(out, "expected FPP", fpp > 0
+        ? String.format(Locale.ROOT, "%.3g (about 1 in %s)", fpp, TextFormat.grouped(Math.round(1 / fpp)))
+        : "0");
+    Map<String, Long> redisInfo = redisInfo();
+    if (redisInfo != null) {
+      out.println("CF.INFO");
+      redisInfo.forEach((k, v) -> out.printf(Locale.ROOT, "  %-26s %d%n", k, v));
+    }
+  }
+
+  /**
+   * @param file the file's name, and its size in bytes
+   * @return the facts as one JSON object
+   */
+  String toJson(String file, long fileBytes) {
+    StringBuilder json = new StringBuilder("{");
+    field(json, "file", quote(file));
+    field(json, "fileBytes", Long.toString(fileBytes));
+    field(json, "variant", quote(filter.spec().variant()));
+    field(json, "description", quote(CuckooFilters.provider(filter.spec().variant()).description()));
+    field(json, "spec", quote(filter.spec().toString()));
+    field(json, "items", Long.toString(filter.size()));
+    field(json, "capacity", Long.toString(filter.capacity()));
+    field(json, "loadFactor", Double.toString(filter.loadFactor()));
+    field(json, "bitsPerItem", filter.size() == 0 ? "null" : Double.toString(bitsPerItem()));
+    field(json, "sizeInBytes", Long.toString(filter.sizeInBytes()));
+    field(json, "expectedFpp", Double.toString(filter.expectedFpp()));
+    Map<String, Long> redisInfo = redisInfo();
+    if (redisInfo != null) {
+      StringBuilder info = new StringBuilder("{");
+      redisInfo.forEach((k, v) -> field(info, k, Long.toString(v)));
+      field(json, "cfInfo", info.append('}').toString());
+    }
+    return json.append('}').toString();
+  }
+
+  /** @return the {@code CF.INFO} fields, or null for a filter RedisBloom does not know */
+  private Map<String, Long> redisInfo() {
+    return filter instanceof ScalableCuckooFilter ? ((ScalableCuckooFilter) filter).info() : null;
+  }
+
+  static void row(PrintWriter out, String label, String value) {
+    out.printf(Locale.ROOT, "%-13s %s%n", label, value);
+  }
+
+  private static void field(StringBuilder json, String name, String value) {
+    if (json.length() > 1) {
+      json.append(", ");
+    }
+    json.append(quote(name)).append(": ").append(value);
+  }
+
+  static String quote(String s) {
+    StringBuilder q = new StringBuilder("\"");
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        q.append('\\').append(c);
+      } else if (c < 0x20) {
+        q.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        q.append(c);
+      }
+    }
+    return q.append('"').toString();
+  }
+}

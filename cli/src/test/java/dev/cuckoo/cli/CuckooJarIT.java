@@ -1,0 +1,88 @@
+package dev.cuckoo.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.CuckooFilters;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged {@code target/cuckoo.jar}, run as users run it, {@code java -jar cuckoo.jar ...}
+ * in a process of its own: its manifest, its merged service files (every variant and hash still
+ * installed), real exit statuses, and {@code compare} forking its workers from the jar. Run by
+ * failsafe after {@code package}.
+ */
+class CuckooJarIT {
+  static final Path JAR = Paths.get(System.getProperty("cuckoo.jar", "target/cuckoo.jar")).toAbsolutePath();
+
+  @TempDir Path dir;
+
+  /** The result of one process. */
+  record Result(int status, String out, String err) {}
+
+  private Result java(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(
+        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
+    command.addAll(List.of(args));
+    Path out = dir.resolve("stdout");
+    Path err = dir.resolve("stderr");
+    Process p = new ProcessBuilder(command).directory(dir.toFile())
+        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    p.getOutputStream().close(); // an empty standard input
+    assertTrue(p.waitFor(5, TimeUnit.MINUTES), "cuckoo " + String.join(" ", args) + " did not finish");
+    return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void theJarInstallsEveryVariantAndHash() throws Exception {
+    Result r = java("--version");
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().contains("\nvariants: " + String.join(", ", CuckooFilters.variants()) + "\n"), r.out());
+    assertTrue(r.out().contains("\nhashes: " + String.join(", ", CuckooFilters.hashes()) + "\n"), r.out());
+  }
+
+  @Test
+  void buildQueryInfoWithRealExitStatuses() throws Exception {
+    Files.write(dir.resolve("keys.txt"), IntStream.range(0, 10_000).mapToObj(i -> "k" + i).collect(Collectors.toList()));
+    for (String variant : CuckooFilters.variants()) {
+      String file = variant + ".cuckoo";
+      Result build = java("build", "--config", variant + "?capacity=10000", "--input", "keys.txt", "--output", file);
+      assertEquals(0, build.status(), build.err());
+      assertTrue(build.out().startsWith("wrote " + file + ": 10,000 keys from keys.txt in "), build.out());
+      assertEquals("", build.err(), "no progress bar without a terminal");
+
+      Result present = java("query", file, "k0", "k9999");
+      assertEquals(new Result(0, "k0\tyes\nk9999\tyes\n", ""), present);
+      Result absent = java("query", file, "k0", "nobody-at-all");
+      assertEquals(1, absent.status());
+      assertTrue(absent.out().startsWith("k0\tyes\n"), absent.out());
+
+      Result info = java("info", file);
+      assertEquals(0, info.status(), info.err());
+      assertTrue(info.out().contains("\nitems         10,000\n"), info.out());
+    }
+    Result missing = java("info", "missing.cuckoo");
+    assertEquals(new Result(2, "", "cuckoo: missing.cuckoo: no such file\n"), missing);
+  }
+
+  @Test
+  void compareForksItsWorkersFromTheJar() throws Exception {
+    String variant = CuckooFilters.variants().iterator().next();
+    String config = CuckooFilters.provider(variant).representativeConfigs().get(0);
+    Result r = java("compare", "--size", "1k", "--rounds", "1", "--configs", config, "--peers", "off", "--out", "results");
+    assertEquals(0, r.status(), r.err().lines().filter(l -> !l.startsWith("[")).collect(Collectors.joining("\n")));
+    assertTrue(r.out().contains(config), r.out());
+    assertTrue(Files.isRegularFile(dir.resolve("results/results.csv")));
+  }
+}

@@ -16,6 +16,7 @@ import java.util.Arrays;
 public final class CompareWorker {
   private static volatile long sink;
   private static boolean reportProgress;
+  private static String lastProgress;
   /** Warm-up passes repeat for at least this long, so measured rounds run compiled code. */
   static final long WARM_UP_NANOS = 1_500_000_000L;
 
@@ -119,8 +120,11 @@ public final class CompareWorker {
   }
 
   private static void progress(String phase, int round, int rounds) {
-    if (reportProgress) {
-      System.out.println("PROGRESS\t" + phase + (rounds == 0 ? "" : round < 0 ? " (warm-up)" : " (round " + (round + 1) + "/" + rounds + ")"));
+    String line = phase + (rounds == 0 ? "" : round < 0 ? " (warm-up)" : " (round " + (round + 1) + "/" + rounds + ")");
+    // Warm-up repeats a pass until its time is up: small sizes would repeat the line thousands of times.
+    if (reportProgress && !line.equals(lastProgress)) {
+      lastProgress = line;
+      System.out.println("PROGRESS\t" + line);
       System.out.flush();
     }
   }

@@ -1,6 +1,7 @@
 package dev.cuckoo.classic;
 
 import dev.cuckoo.spi.CuckooTable;
+import dev.cuckoo.spi.PackedBits;
 import dev.cuckoo.spi.PartialKeyHashing;
 import java.util.Arrays;
 
@@ -247,16 +248,7 @@ abstract class BucketTable implements CuckooTable {
    *     table written by this class has them
    */
   final boolean tailIsClear() {
-    long used = bucketCount * slots * bits;
-    for (long w = used >>> 6; w < words.length; w++) {
-      // The first word may be partly used: its unused bits are those from bit used % 64 up
-      // (all of it when used is a multiple of 64, as -1L << 0 is -1).
-      long unused = w == used >>> 6 ? -1L << used : -1L;
-      if ((words[(int) w] & unused) != 0) {
-        return false;
-      }
-    }
-    return true;
+    return PackedBits.isClearFrom(words, bucketCount * slots * bits);
   }
 
   /** Empties every slot. */

@@ -41,8 +41,6 @@ final class ClassicFilter extends AbstractCuckooFilter {
   static final int PAYLOAD_LAYOUT = 1;
   /** Bytes of the payload before the table's words. */
   static final int PAYLOAD_HEADER_BYTES = Integer.BYTES + 3 * Long.BYTES;
-  /** Bytes of one stash entry in the payload: its bucket and fingerprint. */
-  static final int STASH_ENTRY_BYTES = Long.BYTES + Integer.BYTES;
 
   private final BucketTable table;
   private final FingerprintStash stash;
@@ -166,7 +164,7 @@ final class ClassicFilter extends AbstractCuckooFilter {
   /** @return the bytes of the table, its precomputed alternate offsets, and the stash */
   @Override
   public long sizeInBytes() {
-    return (long) table.words.length * Long.BYTES + table.extraBytes() + (long) stash.slots() * STASH_ENTRY_BYTES;
+    return (long) table.words.length * Long.BYTES + table.extraBytes() + (long) stash.slots() * FingerprintStash.ENTRY_BYTES;
   }
 
   @Override
@@ -185,7 +183,7 @@ final class ClassicFilter extends AbstractCuckooFilter {
   @Override
   protected long payloadLength() {
     return PAYLOAD_HEADER_BYTES + BucketTable.payloadWords(buckets, table.slots, bits) * Long.BYTES
-        + Integer.BYTES + (long) stash.size() * STASH_ENTRY_BYTES;
+        + stash.payloadBytes();
   }
 
   @Override
@@ -196,10 +194,6 @@ final class ClassicFilter extends AbstractCuckooFilter {
     out.writeLong(size);
     out.writeLong(words);
     out.writeLongs(table.words, 0, (int) words);
-    out.writeInt(stash.size());
-    for (int i = 0; i < stash.size(); i++) {
-      out.writeLong(stash.bucket(i));
-      out.writeInt(stash.fingerprint(i));
-    }
+    stash.writeTo(out);
   }
 }

@@ -189,23 +189,8 @@ public final class ClassicProvider implements FilterProvider {
     if (!t.tailIsClear()) {
       throw new CorruptFilterException("classic payload has bits set after the last slot of its table");
     }
-    FingerprintStash stash = new FingerprintStash(FingerprintStash.DEFAULT_SLOTS);
-    int stashed = payload.readInt();
-    if (stashed < 0 || stashed > stash.slots()) {
-      throw new CorruptFilterException(
-          "classic payload declares " + stashed + " stashed fingerprints, out of range: 0.." + stash.slots());
-    }
-    long maxFingerprint = (1L << bits) - 1;
-    for (int i = 0; i < stashed; i++) {
-      long bucket = payload.readLong();
-      int fingerprint = payload.readInt();
-      if (bucket < 0 || bucket >= buckets || fingerprint == 0 || (fingerprint & 0xFFFF_FFFFL) > maxFingerprint) {
-        throw new CorruptFilterException(
-            "classic payload stash entry " + i + " (bucket " + bucket + ", fingerprint "
-                + Integer.toUnsignedString(fingerprint) + ") is out of range");
-      }
-      stash.add(bucket, fingerprint);
-    }
+    FingerprintStash stash = FingerprintStash.read(payload, FingerprintStash.DEFAULT_SLOTS, buckets, bits, NAME);
+    int stashed = stash.size();
     long occupied = t.occupiedSlots() + stashed;
     if (occupied != size) {
       throw new CorruptFilterException(

@@ -47,12 +47,12 @@ final class PackedBucketTable extends BucketTable {
   }
 
   @Override
-  int fingerprint(long keyHash) {
+  public int fingerprint(long keyHash) {
     return PartialKeyHashing.fingerprint(keyHash, bits);
   }
 
   @Override
-  boolean contains(long bucket1, long bucket2, int fingerprint) {
+  public boolean contains(long bucket1, long bucket2, int fingerprint) {
     long pattern = (fingerprint & 0xFFFF_FFFFL) * lo;
     long o1 = bucket1 * bucketBits;
     long o2 = bucket2 * bucketBits;
@@ -66,7 +66,7 @@ final class PackedBucketTable extends BucketTable {
   }
 
   @Override
-  int count(long bucket1, long bucket2, int fingerprint) {
+  public int count(long bucket1, long bucket2, int fingerprint) {
     long pattern = (fingerprint & 0xFFFF_FFFFL) * lo;
     return matches(bucket1 * bucketBits, pattern) + matches(bucket2 * bucketBits, pattern);
   }

@@ -1,5 +1,9 @@
 package dev.cuckoo.semisorted;
 
+import static dev.cuckoo.testkit.ForgedFiles.file;
+import static dev.cuckoo.testkit.ForgedFiles.rejected;
+import static dev.cuckoo.testkit.ForgedFiles.tablePayload;
+import static dev.cuckoo.testkit.ForgedFiles.truncated;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,14 +13,9 @@ import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.CuckooSizing;
-import dev.cuckoo.spi.FilterFile;
-import dev.cuckoo.spi.PayloadOutput;
 import dev.cuckoo.testkit.AllocationMeter;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,29 +24,6 @@ import org.junit.jupiter.api.Test;
  * claims or build a table whose lookups would index past the codec's tables.
  */
 class SemiSortedFileTest {
-
-  /** Writes a payload, field by field. */
-  @FunctionalInterface
-  interface Fields {
-    void write(PayloadOutput out) throws IOException;
-  }
-
-  /** A checksum-valid file of this spec whose payload is whatever {@code fields} writes. */
-  private static byte[] file(String spec, long payloadLength, Fields fields) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    FilterSpec resolved = CuckooFilters.provider(SemiSortedProvider.NAME).validate(FilterSpec.parse(spec));
-    FilterFile.write(out, resolved, payloadLength, fields::write);
-    return out.toByteArray();
-  }
-
-  private static CorruptFilterException rejected(byte[] file) {
-    long before = AllocationMeter.threadAllocatedBytes();
-    CorruptFilterException e =
-        assertThrows(CorruptFilterException.class, () -> CuckooFilters.read(new ByteArrayInputStream(file)));
-    long allocated = AllocationMeter.threadAllocatedBytes() - before;
-    assertTrue(allocated < (8L << 20), allocated + " bytes allocated to reject a file of " + file.length + " bytes");
-    return e;
-  }
 
   @Test
   void aPayloadThatClaimsAHugeTableIsRejectedWithoutAllocatingIt() throws IOException {
@@ -74,24 +50,14 @@ class SemiSortedFileTest {
         FilterSpec.parse("semi-sorted?capacity=" + capacity + "&fingerprintBits=16"));
     long buckets = CuckooSizing.bucketCount(capacity, 4, 16);
     long words = SemiSortedTable.payloadWords(buckets, 16);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    DataOutputStream out = new DataOutputStream(bytes);
-    byte[] specText = spec.toString().getBytes(StandardCharsets.UTF_8);
-    byte[] name = SemiSortedProvider.NAME.getBytes(StandardCharsets.US_ASCII);
-    out.writeInt(FilterFile.MAGIC);
-    out.writeShort(FilterFile.FORMAT_VERSION);
-    out.writeShort(name.length);
-    out.write(name);
-    out.writeInt(specText.length);
-    out.write(specText);
-    out.writeLong(SemiSortedFilter.PAYLOAD_HEADER_BYTES + words * 8 + 4);
-    out.writeInt(SemiSortedFilter.PAYLOAD_LAYOUT);
-    out.writeLong(buckets);
-    out.writeLong(0);
-    out.writeLong(words);
-    out.write(new byte[1 << 16]); // 64 KiB of the promised 2 GB
+    byte[] file = truncated(spec.toString(), SemiSortedFilter.PAYLOAD_HEADER_BYTES + words * 8 + 4, out -> {
+      out.writeInt(SemiSortedFilter.PAYLOAD_LAYOUT);
+      out.writeLong(buckets);
+      out.writeLong(0);
+      out.writeLong(words);
+    }, 1 << 16); // 64 KiB of the promised table
     long before = AllocationMeter.threadAllocatedBytes();
-    assertThrows(CorruptFilterException.class, () -> CuckooFilters.read(new ByteArrayInputStream(bytes.toByteArray())));
+    assertThrows(CorruptFilterException.class, () -> CuckooFilters.read(new ByteArrayInputStream(file)));
     long allocated = AllocationMeter.threadAllocatedBytes() - before;
     assertTrue(allocated < (80L << 20), allocated + " bytes allocated for 64 KiB of table");
   }
@@ -103,56 +69,40 @@ class SemiSortedFileTest {
     int words = (int) SemiSortedTable.payloadWords(buckets, 13);
     long length = SemiSortedFilter.PAYLOAD_HEADER_BYTES + words * 8L + 4;
     // A table holding one fingerprint, 0x1FF5, in bucket 0: code of nibbles 0, 0, 0, 5 and the
-    // high part 0xFF in slot 3, at bit 12 + 3·9.
+    // high part 0x1FF in slot 3, at bit 12 + 3·9.
     long[] table = new long[words];
     table[0] = SemiSortCodec.encode(0, 0, 0, 5) | 0x1FFL << 39;
-    assertTrue(rejected(file(spec, length, payload(2, buckets, 1, words, table, 0))).getMessage().contains("layout 2"));
-    assertTrue(rejected(file(spec, length, payload(1, buckets + 2, 1, words, table, 0))).getMessage().contains("buckets"));
-    assertTrue(rejected(file(spec, length, payload(1, buckets, -1, words, table, 0))).getMessage().contains("items"));
-    assertTrue(rejected(file(spec, length, payload(1, buckets, 2, words, table, 0))).getMessage().contains("hold 1 "));
-    assertTrue(rejected(file(spec, length, payload(1, buckets, 1, words - 1, table, 0))).getMessage().contains("longs"));
+    assertTrue(rejected(file(spec, length, tablePayload(2, buckets, 1, words, table, 0))).getMessage().contains("layout 2"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets + 2, 1, words, table, 0))).getMessage().contains("buckets"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, -1, words, table, 0))).getMessage().contains("items"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 2, words, table, 0))).getMessage().contains("hold 1 "));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words - 1, table, 0))).getMessage().contains("longs"));
     long[] tail = table.clone();
     tail[words - 1] = Long.MIN_VALUE; // past the last bucket: 48·buckets bits end mid-word
-    assertTrue(rejected(file(spec, length, payload(1, buckets, 1, words, tail, 0))).getMessage().contains("after the last bucket"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words, tail, 0))).getMessage().contains("after the last bucket"));
     // A code past the last of the 3876 (which lookups would index the codec's tables with), and
     // a bucket whose slots are out of order (nibbles 0, 0, 0, 0 with high parts 2, 1, 0, 0).
     long[] badCode = table.clone();
     badCode[1] = SemiSortCodec.CODES << 16; // bucket 1 starts at bit 48
-    assertTrue(rejected(file(spec, length, payload(1, buckets, 1, words, badCode, 0))).getMessage().contains("bucket 1 "));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words, badCode, 0))).getMessage().contains("bucket 1 "));
     long[] unsorted = table.clone();
     unsorted[0] = 2L << 12 | 1L << 21;
-    assertTrue(rejected(file(spec, length, payload(1, buckets, 2, words, unsorted, 0))).getMessage().contains("bucket 0 "));
-    assertTrue(rejected(file(spec, length, payload(1, buckets, 1, words, table, 9))).getMessage().contains("stash"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 2, words, unsorted, 0))).getMessage().contains("bucket 0 "));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words, table, 9))).getMessage().contains("stash"));
     // Stash entries: a bucket out of range, a zero fingerprint, one wider than 13 bits.
     long[][] entries = {{buckets, 5}, {0, 0}, {0, 1 << 13}};
     for (long[] entry : entries) {
       byte[] f = file(spec, length + 12, out -> {
-        payload(1, buckets, 2, words, table, 1).write(out);
+        tablePayload(1, buckets, 2, words, table, 1).write(out);
         out.writeLong(entry[0]);
         out.writeInt((int) entry[1]);
       });
       assertTrue(rejected(f).getMessage().contains("stash entry 0"));
     }
     // And the same fields telling the truth are read.
-    CuckooFilter f = CuckooFilters.read(new ByteArrayInputStream(file(spec, length, payload(1, buckets, 1, words, table, 0))));
+    CuckooFilter f = CuckooFilters.read(new ByteArrayInputStream(file(spec, length, tablePayload(1, buckets, 1, words, table, 0))));
     assertEquals(1, f.size());
     assertEquals(1, ((SemiSortedFilter) f).table().occupied(0));
     assertEquals(0x1FF5, ((SemiSortedFilter) f).table().fingerprintAt(0, 3));
-  }
-
-  private static Fields payload(int layout, long buckets, long size, long words, long[] table, int stashed) {
-    return out -> {
-      out.writeInt(layout);
-      out.writeLong(buckets);
-      out.writeLong(size);
-      out.writeLong(words);
-      for (int i = 0; i < (int) Math.min(words, table.length); i++) {
-        out.writeLong(table[i]);
-      }
-      for (long i = Math.min(words, table.length); i < table.length; i++) {
-        out.writeLong(0); // keep the declared length when words lies
-      }
-      out.writeInt(stashed);
-    };
   }
 }

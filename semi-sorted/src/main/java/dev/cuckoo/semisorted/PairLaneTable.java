@@ -32,7 +32,7 @@ final class PairLaneTable extends SemiSortedTable {
   }
 
   @Override
-  boolean contains(long bucket1, long bucket2, int fingerprint) {
+  public boolean contains(long bucket1, long bucket2, int fingerprint) {
     long highPattern = (fingerprint >>> 4 & 0x0FFF_FFFFL) * lo;
     long nibblePattern = (fingerprint & 0xF) * lo;
     return (matches(bucket1 * bucketBits, highPattern, nibblePattern)
@@ -40,7 +40,7 @@ final class PairLaneTable extends SemiSortedTable {
   }
 
   @Override
-  int count(long bucket1, long bucket2, int fingerprint) {
+  public int count(long bucket1, long bucket2, int fingerprint) {
     long highPattern = (fingerprint >>> 4 & 0x0FFF_FFFFL) * lo;
     long nibblePattern = (fingerprint & 0xF) * lo;
     return Long.bitCount(matches(bucket1 * bucketBits, highPattern, nibblePattern))

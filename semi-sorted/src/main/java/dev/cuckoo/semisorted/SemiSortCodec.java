@@ -102,12 +102,13 @@ final class SemiSortCodec {
   /**
    * The nibbles of every code laid out in SWAR lanes of {@code laneBits} bits: nibble {@code i}
    * in the low bits of lane {@code i}. Unpaired, the four lanes fill one long from bit 0;
-   * paired, lanes 0 and 1 start at bit 0 and lanes 2 and 3 at bit 32. Made once per layout and
-   * shared; callers must not change it.
+   * paired, lanes 0 and 1 start at bit 0 and lanes 2 and 3 at bit 32. The table has an entry
+   * for every 12-bit value, 0 past the last code, so that indexing it with 12 bits needs no
+   * bounds check. Made once per layout and shared; callers must not change it.
    *
    * @param laneBits the lane width: 4..16 unpaired, 4..28 paired
    * @param paired whether the lanes come in pairs
-   * @return the table, indexed by code
+   * @return the table, indexed by code, of {@code 2^12} entries
    * @throws IllegalArgumentException for another width
    */
   static synchronized long[] laneNibbles(int laneBits, boolean paired) {
@@ -118,7 +119,7 @@ final class SemiSortCodec {
     int index = laneBits + (paired ? 32 : 0);
     long[] lanes = LANES[index];
     if (lanes == null) {
-      lanes = new long[CODES];
+      lanes = new long[1 << CODE_BITS];
       for (int code = 0; code < CODES; code++) {
         long n = NIBBLES[code];
         long entry = 0;

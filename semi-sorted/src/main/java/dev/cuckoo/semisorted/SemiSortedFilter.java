@@ -4,6 +4,7 @@ import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.AbstractCuckooFilter;
 import dev.cuckoo.spi.CuckooSizing;
 import dev.cuckoo.spi.FingerprintStash;
+import dev.cuckoo.spi.FingerprintStore;
 import dev.cuckoo.spi.KickPath;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
@@ -18,10 +19,10 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
   /*
    * The cuckoo filter of Fan et al. [1], section 3, with the semi-sorted buckets of section 5.2
    * (SemiSortedTable, SemiSortCodec): a key's hash gives its first bucket and an f-bit
-   * fingerprint, its second bucket is alternate(i1, fingerprint) (PartialKeyHashing). Add stores
-   * the fingerprint in either bucket or relocates along a KickPath, which undoes itself when it
-   * fails, so a refused add changes nothing; a FingerprintStash takes the rare key no
-   * arrangement holds. Only keys that were added may be removed (section 3.3).
+   * fingerprint, its second bucket is alternate(i1, fingerprint) (PartialKeyHashing).
+   * FingerprintStore runs add, lookup, count and remove over the table, as for a classic filter:
+   * a refused add changes nothing (KickPath undoes itself), a FingerprintStash takes the rare key
+   * no arrangement holds, and only keys that were added may be removed (section 3.3).
    *
    * The table is sized by CuckooSizing (an even bucket count, no power of two), the same number
    * of buckets as a classic filter of the same capacity, each one bit per slot smaller. The file
@@ -44,12 +45,9 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
   /** Bytes of the payload before the table's words. */
   static final int PAYLOAD_HEADER_BYTES = Integer.BYTES + 3 * Long.BYTES;
 
+  private final FingerprintStore<SemiSortedTable> store;
   private final SemiSortedTable table;
   private final FingerprintStash stash;
-  private final KickPath kicks;
-  private long size;
-  /** Whether the stash holds anything: one field for lookups to test. */
-  private boolean stashInUse;
 
   /** Creates an empty filter of the resolved spec's shape. */
   SemiSortedFilter(FilterSpec spec) {
@@ -68,9 +66,7 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
     super(spec);
     this.table = table;
     this.stash = stash;
-    this.kicks = new KickPath(spec.maxKicks().getAsInt(), spec.seed().getAsLong());
-    this.size = size;
-    this.stashInUse = stash.size() != 0;
+    this.store = new FingerprintStore<>(table, stash, new KickPath(spec.maxKicks().getAsInt(), spec.seed().getAsLong()), size);
   }
 
   private static SemiSortedTable newTable(FilterSpec spec) {
@@ -90,73 +86,42 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
 
   @Override
   protected boolean addHash(long keyHash) {
-    long bucket1 = table.bucketIndex(keyHash);
-    int fingerprint = table.fingerprint(keyHash);
-    if (!table.insert(bucket1, fingerprint)) {
-      long bucket2 = table.alternate(bucket1, fingerprint);
-      if (!table.insert(bucket2, fingerprint)
-          && !kicks.relocate(table, bucket1, bucket2, fingerprint)
-          && !stash.add(bucket1, fingerprint)) {
-        return false;
-      }
-      stashInUse = stash.size() != 0;
-    }
-    size++;
-    return true;
+    return store.add(keyHash);
   }
 
   @Override
   protected boolean mightContainHash(long keyHash) {
-    return table.containsHash(keyHash) || (stashInUse && stashContains(keyHash));
-  }
-
-  private boolean stashContains(long keyHash) {
-    long bucket1 = table.bucketIndex(keyHash);
-    int fingerprint = table.fingerprint(keyHash);
-    return stash.contains(bucket1, table.alternate(bucket1, fingerprint), fingerprint);
+    return store.mightContain(keyHash);
   }
 
   @Override
   protected boolean removeHash(long keyHash) {
-    long bucket1 = table.bucketIndex(keyHash);
-    int fingerprint = table.fingerprint(keyHash);
-    long bucket2 = table.alternate(bucket1, fingerprint);
-    if (table.remove(bucket1, fingerprint) || table.remove(bucket2, fingerprint)) {
-      if (stashInUse) {
-        stash.reinsert(table);
-      }
-    } else if (!stash.remove(bucket1, bucket2, fingerprint)) {
-      return false;
-    }
-    stashInUse = stash.size() != 0;
-    size--;
-    return true;
+    return store.remove(keyHash);
   }
 
   @Override
   protected long countHash(long keyHash) {
-    long bucket1 = table.bucketIndex(keyHash);
-    int fingerprint = table.fingerprint(keyHash);
-    long bucket2 = table.alternate(bucket1, fingerprint);
-    // The bucket count is even, so the two buckets differ and no slot is counted twice.
-    return table.count(bucket1, bucket2, fingerprint) + stash.count(bucket1, bucket2, fingerprint);
+    return store.count(keyHash);
   }
 
   @Override
   public long size() {
-    return size;
+    return store.size();
   }
 
   /** @return the table's slots and the stash's */
   @Override
   public long capacity() {
-    return table.bucketCount * SemiSortedTable.SLOTS + stash.slots();
+    return store.capacity();
   }
 
-  /** @return the bytes of the table and the stash (the codec's tables are shared by all filters) */
+  /**
+   * @return the bytes of the table, its precomputed alternate offsets, and the stash (the codec's
+   *     tables are shared by all filters)
+   */
   @Override
   public long sizeInBytes() {
-    return (long) table.words.length * Long.BYTES + (long) stash.slots() * FingerprintStash.ENTRY_BYTES;
+    return (long) table.words.length * Long.BYTES + table.extraBytes() + (long) stash.slots() * FingerprintStash.ENTRY_BYTES;
   }
 
   @Override
@@ -166,10 +131,7 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
 
   @Override
   public void clear() {
-    table.clear();
-    stash.clear();
-    stashInUse = false;
-    size = 0;
+    store.clear();
   }
 
   @Override
@@ -183,7 +145,7 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
     long words = SemiSortedTable.payloadWords(table.bucketCount, table.bits);
     out.writeInt(PAYLOAD_LAYOUT);
     out.writeLong(table.bucketCount);
-    out.writeLong(size);
+    out.writeLong(store.size());
     out.writeLong(words);
     out.writeLongs(table.words, 0, (int) words);
     stash.writeTo(out);

@@ -1,6 +1,6 @@
 package dev.cuckoo.semisorted;
 
-import dev.cuckoo.spi.CuckooTable;
+import dev.cuckoo.spi.SearchableTable;
 import dev.cuckoo.spi.PackedBits;
 import dev.cuckoo.spi.PartialKeyHashing;
 import java.util.Arrays;
@@ -24,7 +24,7 @@ import java.util.Arrays;
  * width. Positions are {@code long} bit offsets, so tables of more than 2^31 slots work. Nothing
  * here allocates after construction. Not thread-safe for writes; lookups only read.
  */
-abstract class SemiSortedTable implements CuckooTable {
+abstract class SemiSortedTable implements SearchableTable {
   /** The most longs one table may hold: Java arrays stop a little below 2^31 elements. */
   static final long MAX_WORDS = Integer.MAX_VALUE - 8;
   /** Slots per bucket: semi-sorting encodes exactly four nibbles. */
@@ -45,6 +45,8 @@ abstract class SemiSortedTable implements CuckooTable {
   final long[] words;
   /** A bucket's four keys, for the operations that rewrite a bucket. */
   private final long[] keys = new long[SLOTS];
+  /** {@link PartialKeyHashing#alternateOffsets}, or {@code null}. */
+  private final int[] offsets;
 
   SemiSortedTable(long bucketCount, int bits, long[] words) {
     this.bucketCount = bucketCount;
@@ -53,6 +55,18 @@ abstract class SemiSortedTable implements CuckooTable {
     this.highMask = -1L >>> (64 - highBits);
     this.bucketBits = bucketBits(bits);
     this.words = words;
+    this.offsets = PartialKeyHashing.alternateOffsets(bucketCount, bits, (long) words.length * Long.BYTES);
+  }
+
+  /** @return the bytes held besides the table's words: the alternate offsets, if any */
+  final long extraBytes() {
+    return offsets == null ? 0 : (long) offsets.length * Integer.BYTES;
+  }
+
+  /** {@inheritDoc} From a precomputed offset when the table has them. */
+  @Override
+  public final long alternate(long bucket, int fingerprint) {
+    return PartialKeyHashing.alternateBucket(offsets, bucket, fingerprint, bucketCount);
   }
 
   /** @return the bits of one bucket of {@code f}-bit fingerprints: {@code 4f - 4} */
@@ -100,6 +114,9 @@ abstract class SemiSortedTable implements CuckooTable {
     if (bits < 8) {
       return new SpreadLaneTable(bucketCount, bits, words);
     }
+    if (bits == 16) {
+      return new SixteenBitTable(bucketCount, words);
+    }
     if (bits <= 16) {
       return new WordLaneTable(bucketCount, bits, words);
     }
@@ -109,17 +126,20 @@ abstract class SemiSortedTable implements CuckooTable {
   // ---------------------------------------------------------------- keys to buckets
 
   /** @return the key's first bucket */
-  final long bucketIndex(long keyHash) {
+  @Override
+  public final long bucketIndex(long keyHash) {
     return PartialKeyHashing.bucketIndex(keyHash, bucketCount);
   }
 
   /** @return the key's fingerprint, in {@code [1, 2^f - 1]} */
-  final int fingerprint(long keyHash) {
+  @Override
+  public int fingerprint(long keyHash) {
     return PartialKeyHashing.fingerprint(keyHash, bits);
   }
 
   /** @return whether either bucket of the key holds its fingerprint */
-  final boolean containsHash(long keyHash) {
+  @Override
+  public final boolean containsHash(long keyHash) {
     long bucket1 = bucketIndex(keyHash);
     int fingerprint = fingerprint(keyHash);
     return contains(bucket1, alternate(bucket1, fingerprint), fingerprint);
@@ -130,12 +150,12 @@ abstract class SemiSortedTable implements CuckooTable {
   /**
    * @return whether either bucket holds the (non-zero) fingerprint
    */
-  abstract boolean contains(long bucket1, long bucket2, int fingerprint);
+  public abstract boolean contains(long bucket1, long bucket2, int fingerprint);
 
   /**
    * @return the copies of the (non-zero) fingerprint in the two buckets together
    */
-  abstract int count(long bucket1, long bucket2, int fingerprint);
+  public abstract int count(long bucket1, long bucket2, int fingerprint);
 
   // ---------------------------------------------------------------- keys and buckets
 
@@ -197,22 +217,24 @@ abstract class SemiSortedTable implements CuckooTable {
 
   /** Sorts four keys and stores them as the bucket at this offset. */
   final void store(long offset, long a, long b, long c, long d) {
-    // A sorting network of five compare-exchanges (Knuth, TAOCP 5.3.4): no branches.
-    long t = Math.min(a, b);
-    b = Math.max(a, b);
-    a = t;
-    t = Math.min(c, d);
-    d = Math.max(c, d);
-    c = t;
-    t = Math.min(a, c);
-    c = Math.max(a, c);
-    a = t;
-    t = Math.min(b, d);
-    d = Math.max(b, d);
-    b = t;
-    t = Math.min(b, c);
-    c = Math.max(b, c);
-    b = t;
+    // A sorting network of five compare-exchanges (Knuth, TAOCP 5.3.4), each without a branch:
+    // the keys are random, so a branch would be mispredicted half the time. Keys are below 2^36,
+    // so the differences cannot overflow; (x - y) >> 63 is all ones exactly when x < y.
+    long t = (b - a) & ((b - a) >> 63);
+    a += t;
+    b -= t;
+    t = (d - c) & ((d - c) >> 63);
+    c += t;
+    d -= t;
+    t = (c - a) & ((c - a) >> 63);
+    a += t;
+    c -= t;
+    t = (d - b) & ((d - b) >> 63);
+    b += t;
+    d -= t;
+    t = (c - b) & ((c - b) >> 63);
+    b += t;
+    c -= t;
     long code = SemiSortCodec.encode((int) (a >>> 32), (int) (b >>> 32), (int) (c >>> 32), (int) (d >>> 32));
     int h = highBits;
     long m = highMask;
@@ -243,11 +265,37 @@ abstract class SemiSortedTable implements CuckooTable {
   @Override
   public final boolean insert(long bucket, int fingerprint) {
     long o = offset(bucket);
-    long[] k = readKeys(o);
-    if (k[0] != 0) {
+    if (bucketBits > 64) {
+      long[] k = readKeys(o);
+      if (k[0] != 0) {
+        return false;
+      }
+      store(o, key(fingerprint), k[1], k[2], k[3]);
+      return true;
+    }
+    // The bucket is one window: move the keys of slots 1..p down one slot and put the new key
+    // in slot p, where p is how many of them are smaller, then encode the nibbles anew. This is
+    // the insert path, so it avoids decoding into keys and sorting all four.
+    long x = PackedBits.window(words, o);
+    int n = SemiSortCodec.nibbles((int) x & SemiSortCodec.CODE_MASK);
+    long highs = x >>> SemiSortCodec.CODE_BITS;
+    int h = highBits;
+    long m = highMask;
+    if ((n & 0xF) != 0 || (highs & m) != 0) {
       return false;
     }
-    store(o, key(fingerprint), k[1], k[2], k[3]);
+    long k = key(fingerprint);
+    long k1 = (long) (n >>> 4 & 0xF) << 32 | (highs >>> h & m);
+    long k2 = (long) (n >>> 8 & 0xF) << 32 | (highs >>> (2 * h) & m);
+    long k3 = (long) (n >>> 12) << 32 | (highs >>> (3 * h) & m);
+    // (k_i - k) >>> 63 is 1 exactly when k_i < k (the keys are below 2^36).
+    int p = (int) ((k1 - k) >>> 63) + (int) ((k2 - k) >>> 63) + (int) ((k3 - k) >>> 63);
+    long below = (1L << (p * h)) - 1;
+    long newHighs = (highs >>> h & below) | (k & m) << (p * h) | (highs & -1L << ((p + 1) * h));
+    int nibbleBelow = (1 << (4 * p)) - 1;
+    int newNibbles = (n >>> 4 & nibbleBelow) | (int) (k >>> 32) << (4 * p) | (n & (-1 << (4 * (p + 1))));
+    long code = SemiSortCodec.encode(newNibbles & 0xF, newNibbles >>> 4 & 0xF, newNibbles >>> 8 & 0xF, newNibbles >>> 12);
+    PackedBits.write(words, o, code | newHighs << SemiSortCodec.CODE_BITS, -1L >>> (64 - bucketBits));
     return true;
   }
 
@@ -279,7 +327,8 @@ abstract class SemiSortedTable implements CuckooTable {
    *
    * @return {@code false} if the bucket does not hold it
    */
-  final boolean remove(long bucket, int fingerprint) {
+  @Override
+  public final boolean remove(long bucket, int fingerprint) {
     return swap(bucket, key(fingerprint), 0);
   }
 
@@ -333,7 +382,8 @@ abstract class SemiSortedTable implements CuckooTable {
   }
 
   /** Empties every slot. */
-  final void clear() {
+  @Override
+  public final void clear() {
     Arrays.fill(words, 0L);
   }
 }

@@ -30,12 +30,12 @@ final class SpreadLaneTable extends SemiSortedTable {
   }
 
   @Override
-  boolean contains(long bucket1, long bucket2, int fingerprint) {
+  public boolean contains(long bucket1, long bucket2, int fingerprint) {
     return count(bucket1, bucket2, fingerprint) != 0;
   }
 
   @Override
-  int count(long bucket1, long bucket2, int fingerprint) {
+  public int count(long bucket1, long bucket2, int fingerprint) {
     long highPattern = (fingerprint >>> 4) * LO;
     long nibblePattern = (fingerprint & 0xF) * LO;
     return Long.bitCount(SwarLanes.zeroLanes(difference(bucket1 * bucketBits, highPattern, nibblePattern), LOW, HI))

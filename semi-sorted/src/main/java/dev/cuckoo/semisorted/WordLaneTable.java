@@ -35,27 +35,52 @@ final class WordLaneTable extends SemiSortedTable {
     this.low = SwarLanes.repeat(highMask >>> 1, highBits, SLOTS);
   }
 
+  @Override
+  public boolean contains(long bucket1, long bucket2, int fingerprint) {
+    return contains(words, lanes, bucket1 * bucketBits, bucket2 * bucketBits, fingerprint, lo, hi);
+  }
+
+  @Override
+  public int count(long bucket1, long bucket2, int fingerprint) {
+    return count(words, lanes, bucket1 * bucketBits, bucket2 * bucketBits, fingerprint, lo, hi, low);
+  }
+
+  /*
+   * The searches are static and take the lane layout as arguments, so that a table of a fixed
+   * width (SixteenBitTable) passes constants and the compiler folds them in.
+   */
+
   /** @return the lanes of the bucket at this offset that are zero where a slot holds the fingerprint */
-  private long difference(long offset, long highPattern, long nibblePattern) {
+  private static long difference(long[] words, long[] lanes, long offset, long highPattern, long nibblePattern) {
     long x = PackedBits.window(words, offset);
     return ((x >>> SemiSortCodec.CODE_BITS) ^ highPattern)
         | (lanes[(int) x & SemiSortCodec.CODE_MASK] ^ nibblePattern);
   }
 
-  @Override
-  boolean contains(long bucket1, long bucket2, int fingerprint) {
+  /**
+   * @param lanes {@link SemiSortCodec#laneNibbles} for four lanes of the high bits' width
+   * @param lo bit 0 of each of the four lanes
+   * @param hi the top bit of each
+   * @return whether either bucket, at these bit offsets, holds the fingerprint
+   */
+  static boolean contains(long[] words, long[] lanes, long offset1, long offset2, int fingerprint, long lo, long hi) {
     long highPattern = (fingerprint >>> 4) * lo;
     long nibblePattern = (fingerprint & 0xF) * lo;
-    long d1 = difference(bucket1 * bucketBits, highPattern, nibblePattern);
-    long d2 = difference(bucket2 * bucketBits, highPattern, nibblePattern);
+    // Both windows are read before either is tested, so the two cache misses overlap.
+    long d1 = difference(words, lanes, offset1, highPattern, nibblePattern);
+    long d2 = difference(words, lanes, offset2, highPattern, nibblePattern);
     return (SwarLanes.anyZero(d1, lo, hi) | SwarLanes.anyZero(d2, lo, hi)) != 0;
   }
 
-  @Override
-  int count(long bucket1, long bucket2, int fingerprint) {
+  /**
+   * @param low every bit of each lane but its top one
+   * @return the copies of the fingerprint in the buckets at these bit offsets
+   * @see #contains(long[], long[], long, long, int, long, long)
+   */
+  static int count(long[] words, long[] lanes, long offset1, long offset2, int fingerprint, long lo, long hi, long low) {
     long highPattern = (fingerprint >>> 4) * lo;
     long nibblePattern = (fingerprint & 0xF) * lo;
-    return Long.bitCount(SwarLanes.zeroLanes(difference(bucket1 * bucketBits, highPattern, nibblePattern), low, hi))
-        + Long.bitCount(SwarLanes.zeroLanes(difference(bucket2 * bucketBits, highPattern, nibblePattern), low, hi));
+    return Long.bitCount(SwarLanes.zeroLanes(difference(words, lanes, offset1, highPattern, nibblePattern), low, hi))
+        + Long.bitCount(SwarLanes.zeroLanes(difference(words, lanes, offset2, highPattern, nibblePattern), low, hi));
   }
 }

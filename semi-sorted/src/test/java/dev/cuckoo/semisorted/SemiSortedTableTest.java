@@ -197,7 +197,7 @@ class SemiSortedTableTest {
   void aSixteenBitBucketIsSixtyBitsAndAThirteenBitOneFortyEight() {
     // f = 16: bucket 1 starts at bit 60 and straddles words 0 and 1.
     SemiSortedTable t = SemiSortedTable.create(4, 16);
-    assertEquals(WordLaneTable.class, t.getClass());
+    assertEquals(SixteenBitTable.class, t.getClass());
     assertEquals(60, t.bucketBits);
     assertEquals(5, SemiSortedTable.allocatedWords(4, 16), "240 bits, and a padding word");
     t.insert(1, 0xABC5);
@@ -224,7 +224,8 @@ class SemiSortedTableTest {
     assertEquals(SpreadLaneTable.class, SemiSortedTable.create(2, 5).getClass());
     assertEquals(SpreadLaneTable.class, SemiSortedTable.create(2, 7).getClass());
     assertEquals(WordLaneTable.class, SemiSortedTable.create(2, 8).getClass());
-    assertEquals(WordLaneTable.class, SemiSortedTable.create(2, 16).getClass());
+    assertEquals(SixteenBitTable.class, SemiSortedTable.create(2, 16).getClass());
+    assertEquals(WordLaneTable.class, SemiSortedTable.create(2, 15).getClass());
     assertEquals(PairLaneTable.class, SemiSortedTable.create(2, 17).getClass());
     assertEquals(PairLaneTable.class, SemiSortedTable.create(2, 32).getClass());
     assertThrows(IllegalArgumentException.class, () -> SemiSortedTable.create(2, 4));

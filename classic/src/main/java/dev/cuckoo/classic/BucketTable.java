@@ -1,8 +1,8 @@
 package dev.cuckoo.classic;
 
+import dev.cuckoo.spi.SearchableTable;
 import dev.cuckoo.spi.PackedBits;
 import dev.cuckoo.spi.PartialKeyHashing;
-import dev.cuckoo.spi.SearchableTable;
 import java.util.Arrays;
 
 /**
@@ -37,16 +37,7 @@ abstract class BucketTable implements SearchableTable {
     this.slots = slots;
     this.bits = bits;
     this.words = words;
-    boolean small = bits <= 16 && (Integer.BYTES << bits) <= (long) words.length * Long.BYTES / 64;
-    this.offsets = small && bucketCount <= Integer.MAX_VALUE ? offsetsOf((int) bucketCount, bits) : null;
-  }
-
-  private static int[] offsetsOf(int bucketCount, int bits) {
-    int[] offsets = new int[1 << bits];
-    for (int fp = 1; fp < offsets.length; fp++) {
-      offsets[fp] = (int) PartialKeyHashing.alternateOffset(fp, bucketCount);
-    }
-    return offsets;
+    this.offsets = PartialKeyHashing.alternateOffsets(bucketCount, bits, (long) words.length * Long.BYTES);
   }
 
   /** @return the bytes held besides the table's words */
@@ -128,9 +119,7 @@ abstract class BucketTable implements SearchableTable {
    */
   @Override
   public final long alternate(long bucket, int fingerprint) {
-    int[] o = offsets;
-    long offset = o != null ? o[fingerprint] : PartialKeyHashing.alternateOffset(fingerprint, bucketCount);
-    return PartialKeyHashing.reflect(bucket, offset, bucketCount);
+    return PartialKeyHashing.alternateBucket(offsets, bucket, fingerprint, bucketCount);
   }
 
   /** @return whether either bucket of the key holds its fingerprint */

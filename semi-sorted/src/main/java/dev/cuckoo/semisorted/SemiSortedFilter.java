@@ -115,10 +115,13 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
     return store.capacity();
   }
 
-  /** @return the bytes of the table and the stash (the codec's tables are shared by all filters) */
+  /**
+   * @return the bytes of the table, its precomputed alternate offsets, and the stash (the codec's
+   *     tables are shared by all filters)
+   */
   @Override
   public long sizeInBytes() {
-    return (long) table.words.length * Long.BYTES + (long) stash.slots() * FingerprintStash.ENTRY_BYTES;
+    return (long) table.words.length * Long.BYTES + table.extraBytes() + (long) stash.slots() * FingerprintStash.ENTRY_BYTES;
   }
 
   @Override

@@ -38,7 +38,7 @@ import java.util.List;
  *       wait in a stash of 8 slots, which lookups, counts and removes also search; the same key
  *       can be added 8 times (both its buckets full) before the stash is needed;
  *   <li>{@code capacity()} counts the table's slots and the stash's; {@code sizeInBytes()} the
- *       table and the stash.
+ *       table, the stash and a small table of precomputed alternate-bucket offsets.
  * </ul>
  */
 @AutoService(FilterProvider.class)

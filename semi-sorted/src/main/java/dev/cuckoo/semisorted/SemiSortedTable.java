@@ -25,6 +25,25 @@ import java.util.Arrays;
  * here allocates after construction. Not thread-safe for writes; lookups only read.
  */
 abstract class SemiSortedTable implements SearchableTable {
+  /*
+   * Semi-sorting after Fan et al. [1], section 5.2: of each fingerprint only its high f - 4 bits
+   * are stored per slot, and the four low nibbles, sorted, as one SemiSortCodec code, so a
+   * bucket takes 12 + 4(f - 4) = 4f - 4 bits. Fingerprint 0 means an empty slot and no key has
+   * it (PartialKeyHashing), so an empty slot is the one slot whose nibble and high bits are both
+   * 0; a stored fingerprint with nibble 0 has non-zero high bits. Keeping the slots in order of
+   * (nibble, high), not of the nibble alone, makes the encoding of a bucket unique, which lets
+   * the reader of a file reject anything this class would not have written.
+   *
+   * Buckets are packed back to back with no padding (bit offsets are longs), so a bucket of at
+   * most 64 bits is read with one two-word window (PackedBits); for f = 16, 60-bit buckets fill
+   * 15 words per 16 buckets. The reference code of [1] decodes a bucket into four fingerprints
+   * for every lookup, and its lookup is right only for f = 13; here lookups never decode
+   * (WordLaneTable), and the tests check every width from 5 to 32 against every code.
+   *
+   * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
+   *     Better Than Bloom", CoNEXT 2014.
+   */
+
   /** The most longs one table may hold: Java arrays stop a little below 2^31 elements. */
   static final long MAX_WORDS = Integer.MAX_VALUE - 8;
   /** Slots per bucket: semi-sorting encodes exactly four nibbles. */

@@ -20,6 +20,13 @@ final class WordLaneTable extends SemiSortedTable {
    *
    * are zero exactly at the slots holding v, and one SwarLanes test answers the lookup. Empty
    * slots are lanes of zeros in both parts and never match, as v is never 0.
+   *
+   * A lookup first tests the high bits alone, and reads the code's lanes only if some slot's
+   * high bits match: a key never added passes that test with probability about 8/2^(f-4), so
+   * most negative lookups skip the two table loads. Medians of repeated JMH runs at 10^7 keys
+   * and f = 16: negative lookups 140 ns without the test, 97 with it; positive ones, which
+   * always pay for both tests, 111 and 106 (with the alternate-offset table). The test is a
+   * branch, predicted well when lookups are mostly negative or mostly positive.
    */
 
   private final long[] lanes;
@@ -65,10 +72,17 @@ final class WordLaneTable extends SemiSortedTable {
    */
   static boolean contains(long[] words, long[] lanes, long offset1, long offset2, int fingerprint, long lo, long hi) {
     long highPattern = (fingerprint >>> 4) * lo;
-    long nibblePattern = (fingerprint & 0xF) * lo;
     // Both windows are read before either is tested, so the two cache misses overlap.
-    long d1 = difference(words, lanes, offset1, highPattern, nibblePattern);
-    long d2 = difference(words, lanes, offset2, highPattern, nibblePattern);
+    long x1 = PackedBits.window(words, offset1);
+    long x2 = PackedBits.window(words, offset2);
+    long h1 = (x1 >>> SemiSortCodec.CODE_BITS) ^ highPattern;
+    long h2 = (x2 >>> SemiSortCodec.CODE_BITS) ^ highPattern;
+    if ((SwarLanes.anyZero(h1, lo, hi) | SwarLanes.anyZero(h2, lo, hi)) == 0) {
+      return false;
+    }
+    long nibblePattern = (fingerprint & 0xF) * lo;
+    long d1 = h1 | (lanes[(int) x1 & SemiSortCodec.CODE_MASK] ^ nibblePattern);
+    long d2 = h2 | (lanes[(int) x2 & SemiSortCodec.CODE_MASK] ^ nibblePattern);
     return (SwarLanes.anyZero(d1, lo, hi) | SwarLanes.anyZero(d2, lo, hi)) != 0;
   }
 

@@ -136,6 +136,41 @@ public final class CuckooSizing {
   }
 
   /**
+   * The largest capacity whose table, by {@link #bucketCount}, has at most {@code maxBuckets}
+   * buckets: how a variant whose table must fit in one array turns the array's limit into a
+   * limit on the capacity.
+   *
+   * @param bucketSize slots per bucket: 1, 2, 4 or 8
+   * @param fingerprintBits the fingerprint width, 1..32
+   * @param maxBuckets the most buckets allowed
+   * @return the largest such capacity, or 0 if not even a capacity of 1 fits
+   * @throws IllegalArgumentException if the bucket size is unsupported
+   */
+  public static long maxCapacity(int bucketSize, int fingerprintBits, long maxBuckets) {
+    sizeIndex(bucketSize);
+    // bucketCount grows with the capacity and exceeds capacity / bucketSize: search below that.
+    long lo = 0;
+    long hi = Math.min(Math.max(maxBuckets, 0), MAX_BUCKETS / 8) * bucketSize;
+    while (lo < hi) {
+      long mid = lo + (hi - lo + 1) / 2;
+      if (fits(mid, bucketSize, fingerprintBits, maxBuckets)) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  private static boolean fits(long capacity, int bucketSize, int fingerprintBits, long maxBuckets) {
+    try {
+      return bucketCount(capacity, bucketSize, fingerprintBits) <= maxBuckets;
+    } catch (IllegalArgumentException tooManyBuckets) {
+      return false;
+    }
+  }
+
+  /**
    * The chance that a table of this shape refuses one of {@code capacity} distinct keys for
    * lack of an arrangement, whatever the kick loop does: that more than {@link
    * FingerprintStash#DEFAULT_SLOTS} keys are left over. An estimate from the model in this

@@ -1,5 +1,9 @@
 package dev.cuckoo.spi;
 
+import dev.cuckoo.CorruptFilterException;
+import java.io.DataOutput;
+import java.io.IOException;
+
 /**
  * A few fingerprints kept beside the table, for the rare insert whose kick path fails while the
  * table still has room: each entry is a fingerprint with one of its two candidate buckets, so a
@@ -7,8 +11,12 @@ package dev.cuckoo.spi;
  * bucket is either of the key's buckets.
  *
  * <p>Lookups cost one comparison while the stash is empty, which is nearly always; {@link
- * #reinsert} moves entries back into the table when removals free room. No method allocates.
- * Not thread-safe.
+ * #reinsert} moves entries back into the table when removals free room. No method allocates but
+ * {@link #read}. Not thread-safe.
+ *
+ * <p>In a variant's payload a stash is {@link #payloadBytes()} bytes: an {@code int} count, then
+ * per entry a {@code long} bucket and an {@code int} fingerprint ({@link #writeTo}, {@link
+ * #read}).
  */
 public final class FingerprintStash {
 
@@ -31,6 +39,8 @@ public final class FingerprintStash {
 
   /** The stash size that {@link CuckooSizing} assumes. */
   public static final int DEFAULT_SLOTS = 8;
+  /** Bytes of one entry, in memory and in a payload: its bucket and its fingerprint. */
+  public static final int ENTRY_BYTES = Long.BYTES + Integer.BYTES;
 
   private final long[] buckets;
   private final int[] fingerprints;
@@ -163,6 +173,61 @@ public final class FingerprintStash {
   /** Drops every entry. */
   public void clear() {
     size = 0;
+  }
+
+  /** @return the bytes {@link #writeTo} writes */
+  public long payloadBytes() {
+    return Integer.BYTES + (long) size * ENTRY_BYTES;
+  }
+
+  /**
+   * Writes the entry count, then each entry's bucket and fingerprint.
+   *
+   * @param out where to write {@link #payloadBytes()} bytes
+   * @throws IOException if writing fails
+   */
+  public void writeTo(DataOutput out) throws IOException {
+    out.writeInt(size);
+    for (int i = 0; i < size; i++) {
+      out.writeLong(buckets[i]);
+      out.writeInt(fingerprints[i]);
+    }
+  }
+
+  /**
+   * Reads what {@link #writeTo} wrote into a new stash, checking every entry against the table
+   * it belongs to.
+   *
+   * @param in the payload, positioned at the stash
+   * @param slots the new stash's slots; a count above it is rejected
+   * @param bucketCount the table's bucket count: every entry's bucket must be below it
+   * @param fingerprintBits the fingerprint width: every entry's fingerprint must be non-zero and
+   *     fit in it
+   * @param variant the variant's name, for messages
+   * @return the stash
+   * @throws CorruptFilterException if the count or an entry is out of range, or the payload ends
+   * @throws IOException if reading fails
+   */
+  public static FingerprintStash read(
+      PayloadInput in, int slots, long bucketCount, int fingerprintBits, String variant) throws IOException {
+    FingerprintStash stash = new FingerprintStash(slots);
+    int stashed = in.readInt();
+    if (stashed < 0 || stashed > slots) {
+      throw new CorruptFilterException(
+          variant + " payload declares " + stashed + " stashed fingerprints, out of range: 0.." + slots);
+    }
+    long maxFingerprint = -1L >>> (64 - fingerprintBits);
+    for (int i = 0; i < stashed; i++) {
+      long bucket = in.readLong();
+      int fingerprint = in.readInt();
+      if (bucket < 0 || bucket >= bucketCount || fingerprint == 0 || (fingerprint & 0xFFFF_FFFFL) > maxFingerprint) {
+        throw new CorruptFilterException(
+            variant + " payload stash entry " + i + " (bucket " + bucket + ", fingerprint "
+                + Integer.toUnsignedString(fingerprint) + ") is out of range");
+      }
+      stash.add(bucket, fingerprint);
+    }
+    return stash;
   }
 
   private int indexOf(long bucket1, long bucket2, int fingerprint) {

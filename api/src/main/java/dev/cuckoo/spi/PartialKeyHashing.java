@@ -150,6 +150,46 @@ public final class PartialKeyHashing {
   }
 
   /**
+   * The {@link #alternateOffset} of every fingerprint of {@code bits} bits, for a table that
+   * looks offsets up instead of hashing the fingerprint: one load from a small array in place of
+   * two multiplications, worth it only while the array is small next to the table. So it is made
+   * only when it takes at most 1/64 of the table's bytes, the fingerprints have at most 16 bits
+   * and the bucket count fits an int.
+   *
+   * @param bucketCount the table's bucket count, at least 1
+   * @param bits the fingerprint width, 1..32
+   * @param tableBytes the bytes the table takes
+   * @return the offsets indexed by fingerprint (entry 0 unused), or {@code null} where the
+   *     conditions above do not hold
+   */
+  public static int[] alternateOffsets(long bucketCount, int bits, long tableBytes) {
+    if (bits > 16 || bucketCount > Integer.MAX_VALUE || (Integer.BYTES << bits) > tableBytes / 64) {
+      return null;
+    }
+    int[] offsets = new int[1 << bits];
+    for (int fp = 1; fp < offsets.length; fp++) {
+      offsets[fp] = (int) alternateOffset(fp, bucketCount);
+    }
+    return offsets;
+  }
+
+  /**
+   * {@link #alternateBucket}, with the offset from {@link #alternateOffsets} when the table has
+   * them.
+   *
+   * @param offsets the table's offsets, or {@code null} to compute the offset
+   * @param bucket one candidate bucket, in {@code [0, bucketCount)}
+   * @param fingerprint the fingerprint, below the length of {@code offsets} if it is not null
+   * @param bucketCount the table's bucket count, at least 1
+   * @return the other candidate bucket, equal to {@code alternateBucket(bucket, fingerprint,
+   *     bucketCount)}
+   */
+  public static long alternateBucket(int[] offsets, long bucket, int fingerprint, long bucketCount) {
+    long offset = offsets != null ? offsets[fingerprint] : alternateOffset(fingerprint, bucketCount);
+    return reflect(bucket, offset, bucketCount);
+  }
+
+  /**
    * The reflection {@code (offset - bucket) mod bucketCount}: the alternate bucket, given the
    * fingerprint's {@link #alternateOffset}.
    *

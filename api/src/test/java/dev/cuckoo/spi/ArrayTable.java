@@ -2,8 +2,11 @@ package dev.cuckoo.spi;
 
 import java.util.Arrays;
 
-/** A plain {@link CuckooTable} for tests: one int per slot, slots in order. */
-final class ArrayTable implements CuckooTable {
+/**
+ * A plain {@link SearchableTable} for tests: one int per slot, slots in order, 8-bit
+ * fingerprints.
+ */
+final class ArrayTable implements SearchableTable {
   final int[] slots;
   private final long buckets;
   private final int perBucket;
@@ -59,6 +62,49 @@ final class ArrayTable implements CuckooTable {
       }
     }
     throw new IllegalStateException("bucket " + bucket + " lacks " + fingerprint);
+  }
+
+  @Override
+  public long bucketIndex(long keyHash) {
+    return PartialKeyHashing.bucketIndex(keyHash, buckets);
+  }
+
+  @Override
+  public int fingerprint(long keyHash) {
+    return PartialKeyHashing.fingerprint(keyHash, 8);
+  }
+
+  @Override
+  public boolean contains(long bucket1, long bucket2, int fingerprint) {
+    return holds(bucket1, fingerprint) || holds(bucket2, fingerprint);
+  }
+
+  @Override
+  public int count(long bucket1, long bucket2, int fingerprint) {
+    int n = 0;
+    for (long b : new long[] {bucket1, bucket2}) {
+      for (int s = 0; s < perBucket; s++) {
+        n += fingerprintAt(b, s) == fingerprint ? 1 : 0;
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public boolean remove(long bucket, int fingerprint) {
+    int base = (int) bucket * perBucket;
+    for (int s = 0; s < perBucket; s++) {
+      if (slots[base + s] == fingerprint) {
+        slots[base + s] = 0;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void clear() {
+    Arrays.fill(slots, 0);
   }
 
   boolean holds(long bucket, int fingerprint) {

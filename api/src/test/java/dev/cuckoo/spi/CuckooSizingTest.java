@@ -90,4 +90,22 @@ class CuckooSizingTest {
     double q = 1.0 / (Math.scalb(1.0, 32) - 1);
     assertEquals(4 * q - 6 * q * q, CuckooSizing.expectedFpp(0.5, 4, 32), 1e-24);
   }
+
+  @Test
+  void maxCapacityIsTheLastCapacityWhoseTableFits() {
+    for (int b : new int[] {1, 2, 4, 8}) {
+      for (int f : new int[] {4, 8, 13, 16, 32}) {
+        for (long maxBuckets : new long[] {2, 3, 1_000, 123_457, 1L << 33}) {
+          long max = CuckooSizing.maxCapacity(b, f, maxBuckets);
+          String at = "b=" + b + " f=" + f + " maxBuckets=" + maxBuckets + ": " + max;
+          assertTrue(max >= 1 || CuckooSizing.bucketCount(1, b, f) > maxBuckets, at);
+          assertTrue(max == 0 || CuckooSizing.bucketCount(max, b, f) <= maxBuckets, at);
+          assertTrue(CuckooSizing.bucketCount(max + 1, b, f) > maxBuckets, at);
+        }
+      }
+    }
+    assertEquals(0, CuckooSizing.maxCapacity(4, 16, 1));
+    assertEquals(0, CuckooSizing.maxCapacity(4, 16, -5));
+    assertThrows(IllegalArgumentException.class, () -> CuckooSizing.maxCapacity(3, 16, 100));
+  }
 }

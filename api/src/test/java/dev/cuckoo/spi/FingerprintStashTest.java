@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.CorruptFilterException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
 class FingerprintStashTest {
@@ -50,5 +55,37 @@ class FingerprintStashTest {
     assertEquals(1, s.reinsert(t));
     assertEquals(0, s.size());
     assertTrue(t.holds(alt, fp));
+  }
+
+  private static PayloadInput payload(byte[] bytes) {
+    EnvelopeReader reader = new EnvelopeReader(new ByteArrayInputStream(bytes));
+    reader.allow(bytes.length);
+    return new PayloadInput(reader, "test", bytes.length);
+  }
+
+  @Test
+  void writeToAndReadRoundTripAndReadChecksEveryEntry() throws IOException {
+    FingerprintStash s = new FingerprintStash(4);
+    s.add(3, 0xFFFF);
+    s.add(99, 1);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    s.writeTo(new DataOutputStream(bytes));
+    assertEquals(s.payloadBytes(), bytes.size());
+    FingerprintStash t = FingerprintStash.read(payload(bytes.toByteArray()), 4, 100, 16, "v");
+    assertEquals(2, t.size());
+    assertEquals(4, t.slots());
+    assertEquals(3, t.bucket(0));
+    assertEquals(0xFFFF, t.fingerprint(0));
+    assertEquals(99, t.bucket(1));
+
+    byte[] file = bytes.toByteArray();
+    assertTrue(assertThrows(CorruptFilterException.class, () -> FingerprintStash.read(payload(file), 1, 100, 16, "v"))
+        .getMessage().contains("v payload declares 2 stashed fingerprints, out of range: 0..1"));
+    assertTrue(assertThrows(CorruptFilterException.class, () -> FingerprintStash.read(payload(file), 4, 99, 16, "v"))
+        .getMessage().contains("stash entry 1"));
+    assertTrue(assertThrows(CorruptFilterException.class, () -> FingerprintStash.read(payload(file), 4, 100, 15, "v"))
+        .getMessage().contains("stash entry 0"));
+    assertThrows(CorruptFilterException.class,
+        () -> FingerprintStash.read(payload(java.util.Arrays.copyOf(file, file.length - 1)), 4, 100, 16, "v"));
   }
 }

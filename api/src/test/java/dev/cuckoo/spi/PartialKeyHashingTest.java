@@ -120,4 +120,20 @@ class PartialKeyHashingTest {
     }
     assertTrue(differences.size() > 200, differences.size() + " distinct differences of 210");
   }
+
+  @Test
+  void offsetTablesGiveTheSameAlternatesAndAreMadeOnlyWhenSmall() {
+    long buckets = 1_000_002;
+    int[] offsets = PartialKeyHashing.alternateOffsets(buckets, 12, 64L * 4 * 4096);
+    assertEquals(4096, offsets.length);
+    for (int fp = 1; fp < 4096; fp++) {
+      for (long b : new long[] {0, 1, 77, buckets - 1}) {
+        assertEquals(PartialKeyHashing.alternateBucket(b, fp, buckets), PartialKeyHashing.alternateBucket(offsets, b, fp, buckets));
+        assertEquals(PartialKeyHashing.alternateBucket(b, fp, buckets), PartialKeyHashing.alternateBucket(null, b, fp, buckets));
+      }
+    }
+    assertEquals(null, PartialKeyHashing.alternateOffsets(buckets, 12, 64L * 4 * 4096 - 1), "more than 1/64 of the table");
+    assertEquals(null, PartialKeyHashing.alternateOffsets(buckets, 17, Long.MAX_VALUE), "wider than 16 bits");
+    assertEquals(null, PartialKeyHashing.alternateOffsets(1L << 31, 8, Long.MAX_VALUE), "more buckets than an int");
+  }
 }

@@ -47,4 +47,31 @@ public final class AllocationMeter {
     action.run();
     return threadAllocatedBytes() - before;
   }
+
+  /**
+   * Counts what a filter's hot paths allocate: adds every key (past the filter's capacity, if
+   * there are enough keys, so that kicks, their undo and the stash run), then looks up, counts
+   * and add-if-absents each, then removes each; once to warm up, then measured.
+   *
+   * @param filter the filter; emptied by each run's removals of what it added
+   * @param keys the keys
+   * @return the bytes allocated by the second run
+   */
+  public static long allocatedByOperations(dev.cuckoo.CuckooFilter filter, long[] keys) {
+    long[] sink = new long[1];
+    long bytes = allocatedBy(() -> {
+      for (long k : keys) {
+        sink[0] += filter.add(k) ? 1 : 0;
+      }
+      for (long k : keys) {
+        sink[0] += filter.mightContain(k) ? 1 : 0;
+        sink[0] += filter.count(k);
+        sink[0] += filter.addIfAbsent(k) ? 1 : 0;
+      }
+      for (long k : keys) {
+        sink[0] += filter.remove(k) ? 1 : 0;
+      }
+    });
+    return bytes;
+  }
 }

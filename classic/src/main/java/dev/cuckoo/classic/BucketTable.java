@@ -1,6 +1,7 @@
 package dev.cuckoo.classic;
 
-import dev.cuckoo.spi.CuckooTable;
+import dev.cuckoo.spi.SearchableTable;
+import dev.cuckoo.spi.PackedBits;
 import dev.cuckoo.spi.PartialKeyHashing;
 import java.util.Arrays;
 
@@ -15,7 +16,7 @@ import java.util.Arrays;
  * shape. Positions inside the table are absolute bit offsets ({@code long}), so tables of more
  * than 2^31 slots work. Nothing here allocates after construction.
  */
-abstract class BucketTable implements CuckooTable {
+abstract class BucketTable implements SearchableTable {
   /** The most longs one table may hold: Java arrays stop a little below 2^31 elements. */
   static final long MAX_WORDS = Integer.MAX_VALUE - 8;
 
@@ -36,16 +37,7 @@ abstract class BucketTable implements CuckooTable {
     this.slots = slots;
     this.bits = bits;
     this.words = words;
-    boolean small = bits <= 16 && (Integer.BYTES << bits) <= (long) words.length * Long.BYTES / 64;
-    this.offsets = small && bucketCount <= Integer.MAX_VALUE ? offsetsOf((int) bucketCount, bits) : null;
-  }
-
-  private static int[] offsetsOf(int bucketCount, int bits) {
-    int[] offsets = new int[1 << bits];
-    for (int fp = 1; fp < offsets.length; fp++) {
-      offsets[fp] = (int) PartialKeyHashing.alternateOffset(fp, bucketCount);
-    }
-    return offsets;
+    this.offsets = PartialKeyHashing.alternateOffsets(bucketCount, bits, (long) words.length * Long.BYTES);
   }
 
   /** @return the bytes held besides the table's words */
@@ -114,25 +106,25 @@ abstract class BucketTable implements CuckooTable {
    */
 
   /** @return the key's first bucket */
-  final long bucketIndex(long keyHash) {
+  @Override
+  public final long bucketIndex(long keyHash) {
     return PartialKeyHashing.bucketIndex(keyHash, bucketCount);
   }
 
   /** @return the key's fingerprint */
-  abstract int fingerprint(long keyHash);
+  public abstract int fingerprint(long keyHash);
 
   /**
    * {@inheritDoc} From a precomputed offset when the table has them.
    */
   @Override
   public final long alternate(long bucket, int fingerprint) {
-    int[] o = offsets;
-    long offset = o != null ? o[fingerprint] : PartialKeyHashing.alternateOffset(fingerprint, bucketCount);
-    return PartialKeyHashing.reflect(bucket, offset, bucketCount);
+    return PartialKeyHashing.alternateBucket(offsets, bucket, fingerprint, bucketCount);
   }
 
   /** @return whether either bucket of the key holds its fingerprint */
-  final boolean containsHash(long keyHash) {
+  @Override
+  public final boolean containsHash(long keyHash) {
     long bucket1 = bucketIndex(keyHash);
     int fingerprint = fingerprint(keyHash);
     return contains(bucket1, alternate(bucket1, fingerprint), fingerprint);
@@ -143,12 +135,12 @@ abstract class BucketTable implements CuckooTable {
   /**
    * @return whether either bucket holds the fingerprint
    */
-  abstract boolean contains(long bucket1, long bucket2, int fingerprint);
+  public abstract boolean contains(long bucket1, long bucket2, int fingerprint);
 
   /**
    * @return the copies of the fingerprint in the two buckets together
    */
-  abstract int count(long bucket1, long bucket2, int fingerprint);
+  public abstract int count(long bucket1, long bucket2, int fingerprint);
 
   /**
    * @return the bit offset of a slot of the bucket holding {@code value} (0: an empty slot), or
@@ -196,7 +188,8 @@ abstract class BucketTable implements CuckooTable {
    *
    * @return {@code false} if the bucket does not hold it
    */
-  final boolean remove(long bucket, int fingerprint) {
+  @Override
+  public final boolean remove(long bucket, int fingerprint) {
     long at = find(bucket, fingerprint);
     if (at < 0) {
       return false;
@@ -247,20 +240,12 @@ abstract class BucketTable implements CuckooTable {
    *     table written by this class has them
    */
   final boolean tailIsClear() {
-    long used = bucketCount * slots * bits;
-    for (long w = used >>> 6; w < words.length; w++) {
-      // The first word may be partly used: its unused bits are those from bit used % 64 up
-      // (all of it when used is a multiple of 64, as -1L << 0 is -1).
-      long unused = w == used >>> 6 ? -1L << used : -1L;
-      if ((words[(int) w] & unused) != 0) {
-        return false;
-      }
-    }
-    return true;
+    return PackedBits.isClearFrom(words, bucketCount * slots * bits);
   }
 
   /** Empties every slot. */
-  final void clear() {
+  @Override
+  public final void clear() {
     Arrays.fill(words, 0L);
   }
 }

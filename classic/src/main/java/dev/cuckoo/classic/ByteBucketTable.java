@@ -1,6 +1,7 @@
 package dev.cuckoo.classic;
 
 import dev.cuckoo.spi.PartialKeyHashing;
+import dev.cuckoo.spi.SwarLanes;
 
 /**
  * The fast path for 8-bit fingerprints in buckets of 4: a bucket is one {@code int}, half of a
@@ -26,18 +27,18 @@ final class ByteBucketTable extends BucketTable {
   }
 
   @Override
-  int fingerprint(long keyHash) {
+  public int fingerprint(long keyHash) {
     return PartialKeyHashing.fingerprint(keyHash, 8);
   }
 
   @Override
-  boolean contains(long bucket1, long bucket2, int fingerprint) {
+  public boolean contains(long bucket1, long bucket2, int fingerprint) {
     long both = (bucketBits(bucket1) & 0xFFFF_FFFFL) | (bucketBits(bucket2) << 32);
     return SwarLanes.anyZero(both ^ (fingerprint * LO), LO, HI) != 0;
   }
 
   @Override
-  int count(long bucket1, long bucket2, int fingerprint) {
+  public int count(long bucket1, long bucket2, int fingerprint) {
     long both = (bucketBits(bucket1) & 0xFFFF_FFFFL) | (bucketBits(bucket2) << 32);
     return Long.bitCount(SwarLanes.zeroLanes(both ^ (fingerprint * LO), LOW, HI));
   }

@@ -4,6 +4,7 @@ import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.AbstractCuckooFilter;
 import dev.cuckoo.spi.CuckooSizing;
 import dev.cuckoo.spi.FingerprintStash;
+import dev.cuckoo.spi.FingerprintStore;
 import dev.cuckoo.spi.KickPath;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
@@ -16,11 +17,9 @@ final class ClassicFilter extends AbstractCuckooFilter {
 
   /*
    * Fan et al. [1], section 3: a key's hash gives its first bucket i1 and an f-bit fingerprint;
-   * its second bucket is alternate(i1, fingerprint) (PartialKeyHashing). Add stores the
-   * fingerprint in an empty slot of i1, else of i2, else relocates along a KickPath, which
-   * undoes itself when it fails, so a refused add changes nothing. Lookup and count read both
-   * buckets; remove takes one copy of the fingerprint from either, which is why only keys that
-   * were added may be removed (section 3.3).
+   * its second bucket is alternate(i1, fingerprint) (PartialKeyHashing). FingerprintStore runs
+   * add, lookup, count and remove over the table: a refused add changes nothing (KickPath undoes
+   * itself), and only keys that were added may be removed (section 3.3).
    *
    * The table is sized by CuckooSizing (an even bucket count, no power of two) and the file
    * payload is the table's words as they are (BucketTable describes the layout):
@@ -41,17 +40,12 @@ final class ClassicFilter extends AbstractCuckooFilter {
   static final int PAYLOAD_LAYOUT = 1;
   /** Bytes of the payload before the table's words. */
   static final int PAYLOAD_HEADER_BYTES = Integer.BYTES + 3 * Long.BYTES;
-  /** Bytes of one stash entry in the payload: its bucket and fingerprint. */
-  static final int STASH_ENTRY_BYTES = Long.BYTES + Integer.BYTES;
 
+  private final FingerprintStore<BucketTable> store;
   private final BucketTable table;
   private final FingerprintStash stash;
-  private final KickPath kicks;
   private final long buckets;
   private final int bits;
-  private long size;
-  /** Whether the stash holds anything: one field for lookups to test. */
-  private boolean stashInUse;
 
   /** Creates an empty filter of the resolved spec's shape. */
   ClassicFilter(FilterSpec spec) {
@@ -70,11 +64,9 @@ final class ClassicFilter extends AbstractCuckooFilter {
     super(spec);
     this.table = table;
     this.stash = stash;
+    this.store = new FingerprintStore<>(table, stash, new KickPath(spec.maxKicks().getAsInt(), spec.seed().getAsLong()), size);
     this.buckets = table.bucketCount();
     this.bits = spec.fingerprintBits().getAsInt();
-    this.kicks = new KickPath(spec.maxKicks().getAsInt(), spec.seed().getAsLong());
-    this.size = size;
-    this.stashInUse = stash.size() != 0;
   }
 
   private static BucketTable newTable(FilterSpec spec) {
@@ -95,78 +87,39 @@ final class ClassicFilter extends AbstractCuckooFilter {
 
   @Override
   protected boolean addHash(long keyHash) {
-    long bucket1 = table.bucketIndex(keyHash);
-    int fingerprint = table.fingerprint(keyHash);
-    if (!table.insert(bucket1, fingerprint)) {
-      long bucket2 = table.alternate(bucket1, fingerprint);
-      if (!table.insert(bucket2, fingerprint)
-          && !kicks.relocate(table, bucket1, bucket2, fingerprint)
-          && !stash.add(bucket1, fingerprint)) {
-        return false;
-      }
-      stashInUse = stash.size() != 0;
-    }
-    size++;
-    return true;
-  }
-
-  @Override
-  protected boolean addIfAbsentHash(long keyHash) {
-    return !mightContainHash(keyHash) && addHash(keyHash);
+    return store.add(keyHash);
   }
 
   @Override
   protected boolean mightContainHash(long keyHash) {
-    return table.containsHash(keyHash) || (stashInUse && stashContains(keyHash));
-  }
-
-  private boolean stashContains(long keyHash) {
-    long bucket1 = table.bucketIndex(keyHash);
-    int fingerprint = table.fingerprint(keyHash);
-    return stash.contains(bucket1, table.alternate(bucket1, fingerprint), fingerprint);
+    return store.mightContain(keyHash);
   }
 
   @Override
   protected boolean removeHash(long keyHash) {
-    long bucket1 = table.bucketIndex(keyHash);
-    int fingerprint = table.fingerprint(keyHash);
-    long bucket2 = table.alternate(bucket1, fingerprint);
-    if (table.remove(bucket1, fingerprint) || table.remove(bucket2, fingerprint)) {
-      if (stashInUse) {
-        stash.reinsert(table);
-      }
-    } else if (!stash.remove(bucket1, bucket2, fingerprint)) {
-      return false;
-    }
-    stashInUse = stash.size() != 0;
-    size--;
-    return true;
+    return store.remove(keyHash);
   }
 
   @Override
   protected long countHash(long keyHash) {
-    long bucket1 = table.bucketIndex(keyHash);
-    int fingerprint = table.fingerprint(keyHash);
-    long bucket2 = table.alternate(bucket1, fingerprint);
-    // The bucket count is even, so the two buckets differ and no slot is counted twice.
-    return table.count(bucket1, bucket2, fingerprint) + stash.count(bucket1, bucket2, fingerprint);
+    return store.count(keyHash);
   }
 
   @Override
   public long size() {
-    return size;
+    return store.size();
   }
 
   /** @return the table's slots and the stash's */
   @Override
   public long capacity() {
-    return buckets * table.slotsPerBucket() + stash.slots();
+    return store.capacity();
   }
 
   /** @return the bytes of the table, its precomputed alternate offsets, and the stash */
   @Override
   public long sizeInBytes() {
-    return (long) table.words.length * Long.BYTES + table.extraBytes() + (long) stash.slots() * STASH_ENTRY_BYTES;
+    return (long) table.words.length * Long.BYTES + table.extraBytes() + (long) stash.slots() * FingerprintStash.ENTRY_BYTES;
   }
 
   @Override
@@ -176,16 +129,13 @@ final class ClassicFilter extends AbstractCuckooFilter {
 
   @Override
   public void clear() {
-    table.clear();
-    stash.clear();
-    stashInUse = false;
-    size = 0;
+    store.clear();
   }
 
   @Override
   protected long payloadLength() {
     return PAYLOAD_HEADER_BYTES + BucketTable.payloadWords(buckets, table.slots, bits) * Long.BYTES
-        + Integer.BYTES + (long) stash.size() * STASH_ENTRY_BYTES;
+        + stash.payloadBytes();
   }
 
   @Override
@@ -193,13 +143,9 @@ final class ClassicFilter extends AbstractCuckooFilter {
     long words = BucketTable.payloadWords(buckets, table.slots, bits);
     out.writeInt(PAYLOAD_LAYOUT);
     out.writeLong(buckets);
-    out.writeLong(size);
+    out.writeLong(store.size());
     out.writeLong(words);
     out.writeLongs(table.words, 0, (int) words);
-    out.writeInt(stash.size());
-    for (int i = 0; i < stash.size(); i++) {
-      out.writeLong(stash.bucket(i));
-      out.writeInt(stash.fingerprint(i));
-    }
+    stash.writeTo(out);
   }
 }

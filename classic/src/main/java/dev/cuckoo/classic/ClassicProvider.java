@@ -119,32 +119,15 @@ public final class ClassicProvider implements FilterProvider {
       throw new IllegalArgumentException(
           "no classic filter has bucketSize=" + bucketSize + " and fingerprintBits=" + fingerprintBits);
     }
-    // The words needed grow with the capacity: search for the last capacity that fits.
-    long lo = 1;
-    long hi = 1L << 40;
-    while (lo < hi) {
-      long mid = lo + (hi - lo + 1) / 2;
-      if (fits(mid, bucketSize, fingerprintBits)) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
+    // allocatedWords = ceil(buckets · slots · bits / 64) + padding <= MAX_WORDS
+    long padding = BucketTable.allocatedWords(2, bucketSize, fingerprintBits) - BucketTable.payloadWords(2, bucketSize, fingerprintBits);
+    long maxBuckets = (BucketTable.MAX_WORDS - padding) * Long.SIZE / ((long) bucketSize * fingerprintBits);
+    return CuckooSizing.maxCapacity(bucketSize, fingerprintBits, maxBuckets);
   }
 
   private static boolean isShape(int bucketSize, int bits) {
     return (bucketSize == 1 || bucketSize == 2 || bucketSize == 4 || bucketSize == 8)
         && bits >= MIN_BITS && bits <= MAX_BITS;
-  }
-
-  private static boolean fits(long capacity, int slots, int bits) {
-    try {
-      return BucketTable.allocatedWords(CuckooSizing.bucketCount(capacity, slots, bits), slots, bits)
-          <= BucketTable.MAX_WORDS;
-    } catch (IllegalArgumentException tooManyBuckets) {
-      return false;
-    }
   }
 
   private static long largestCapacity() {
@@ -198,23 +181,8 @@ public final class ClassicProvider implements FilterProvider {
     if (!t.tailIsClear()) {
       throw new CorruptFilterException("classic payload has bits set after the last slot of its table");
     }
-    FingerprintStash stash = new FingerprintStash(FingerprintStash.DEFAULT_SLOTS);
-    int stashed = payload.readInt();
-    if (stashed < 0 || stashed > stash.slots()) {
-      throw new CorruptFilterException(
-          "classic payload declares " + stashed + " stashed fingerprints, out of range: 0.." + stash.slots());
-    }
-    long maxFingerprint = (1L << bits) - 1;
-    for (int i = 0; i < stashed; i++) {
-      long bucket = payload.readLong();
-      int fingerprint = payload.readInt();
-      if (bucket < 0 || bucket >= buckets || fingerprint == 0 || (fingerprint & 0xFFFF_FFFFL) > maxFingerprint) {
-        throw new CorruptFilterException(
-            "classic payload stash entry " + i + " (bucket " + bucket + ", fingerprint "
-                + Integer.toUnsignedString(fingerprint) + ") is out of range");
-      }
-      stash.add(bucket, fingerprint);
-    }
+    FingerprintStash stash = FingerprintStash.read(payload, FingerprintStash.DEFAULT_SLOTS, buckets, bits, NAME);
+    int stashed = stash.size();
     long occupied = t.occupiedSlots() + stashed;
     if (occupied != size) {
       throw new CorruptFilterException(

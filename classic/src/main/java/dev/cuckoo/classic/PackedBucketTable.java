@@ -1,5 +1,7 @@
 package dev.cuckoo.classic;
 
+import dev.cuckoo.spi.PackedBits;
+import dev.cuckoo.spi.SwarLanes;
 
 /**
  * The generic path, for every fingerprint width and bucket size: slots packed back to back
@@ -50,21 +52,17 @@ final class PackedBucketTable extends BucketTable {
    * @return the 64 bits of the table starting at bit {@code offset}
    */
   private long window(long offset) {
-    int w = (int) (offset >>> 6);
-    // The long shifts use only the low 6 bits of their distance: offset is offset % 64 and
-    // ~offset is 63 - offset % 64; shifting the next word by 1 and then by that avoids a shift
-    // by 64 (which Java would take as 0) when the offset is word-aligned.
-    return (words[w] >>> offset) | ((words[w + 1] << 1) << ~offset);
+    return PackedBits.window(words, offset);
   }
 
   /** {@return PartialKeyHashing.fingerprint(keyHash, bits)}, from precomputed constants */
   @Override
-  int fingerprint(long keyHash) {
+  public int fingerprint(long keyHash) {
     return (int) (((keyHash & fingerprintSource) * fingerprintValues) >>> fingerprintShift) + 1;
   }
 
   @Override
-  boolean contains(long bucket1, long bucket2, int fingerprint) {
+  public boolean contains(long bucket1, long bucket2, int fingerprint) {
     long pattern = (fingerprint & 0xFFFF_FFFFL) * lo;
     long o1 = bucket1 * bucketBits;
     long o2 = bucket2 * bucketBits;
@@ -81,7 +79,7 @@ final class PackedBucketTable extends BucketTable {
   }
 
   @Override
-  int count(long bucket1, long bucket2, int fingerprint) {
+  public int count(long bucket1, long bucket2, int fingerprint) {
     long pattern = (fingerprint & 0xFFFF_FFFFL) * lo;
     return matches(bucket1 * bucketBits, pattern) + matches(bucket2 * bucketBits, pattern);
   }
@@ -115,12 +113,7 @@ final class PackedBucketTable extends BucketTable {
 
   @Override
   void write(long offset, int value) {
-    int w = (int) (offset >>> 6);
-    long v = value & laneMask;
-    words[w] = (words[w] & ~(laneMask << offset)) | (v << offset);
-    // The part of the lane past bit 63 of word w, if any, goes to the low bits of word w + 1:
-    // x >>> 1 >>> ~offset is x >>> (64 - offset % 64), and 0 when the lane does not cross.
-    words[w + 1] = (words[w + 1] & ~((laneMask >>> 1) >>> ~offset)) | ((v >>> 1) >>> ~offset);
+    PackedBits.write(words, offset, value, laneMask);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.cuckoo.classic;
 
 import dev.cuckoo.spi.PartialKeyHashing;
+import dev.cuckoo.spi.SwarLanes;
 
 /**
  * The fast path for 16-bit fingerprints in buckets of 4: a bucket is one table word, searched
@@ -16,12 +17,12 @@ final class ShortBucketTable extends BucketTable {
   }
 
   @Override
-  int fingerprint(long keyHash) {
+  public int fingerprint(long keyHash) {
     return PartialKeyHashing.fingerprint(keyHash, 16);
   }
 
   @Override
-  boolean contains(long bucket1, long bucket2, int fingerprint) {
+  public boolean contains(long bucket1, long bucket2, int fingerprint) {
     long pattern = fingerprint * LO;
     // Both words are loaded before either is tested, so the two cache misses overlap.
     long x1 = words[(int) bucket1] ^ pattern;
@@ -30,7 +31,7 @@ final class ShortBucketTable extends BucketTable {
   }
 
   @Override
-  int count(long bucket1, long bucket2, int fingerprint) {
+  public int count(long bucket1, long bucket2, int fingerprint) {
     long pattern = fingerprint * LO;
     return Long.bitCount(SwarLanes.zeroLanes(words[(int) bucket1] ^ pattern, LOW, HI))
         + Long.bitCount(SwarLanes.zeroLanes(words[(int) bucket2] ^ pattern, LOW, HI));

@@ -1,5 +1,9 @@
 package dev.cuckoo.classic;
 
+import static dev.cuckoo.testkit.ForgedFiles.file;
+import static dev.cuckoo.testkit.ForgedFiles.rejected;
+import static dev.cuckoo.testkit.ForgedFiles.tablePayload;
+import static dev.cuckoo.testkit.ForgedFiles.truncated;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,14 +13,9 @@ import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.CuckooSizing;
-import dev.cuckoo.spi.FilterFile;
-import dev.cuckoo.spi.PayloadOutput;
 import dev.cuckoo.testkit.AllocationMeter;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,29 +24,6 @@ import org.junit.jupiter.api.Test;
  * it claims.
  */
 class ClassicFileTest {
-
-  /** Writes a payload, field by field. */
-  @FunctionalInterface
-  interface Fields {
-    void write(PayloadOutput out) throws IOException;
-  }
-
-  /** A checksum-valid file of this spec whose payload is whatever {@code fields} writes. */
-  private static byte[] file(String spec, long payloadLength, Fields fields) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    FilterSpec resolved = CuckooFilters.provider("classic").validate(FilterSpec.parse(spec));
-    FilterFile.write(out, resolved, payloadLength, fields::write);
-    return out.toByteArray();
-  }
-
-  private static CorruptFilterException rejected(byte[] file) {
-    long before = AllocationMeter.threadAllocatedBytes();
-    CorruptFilterException e =
-        assertThrows(CorruptFilterException.class, () -> CuckooFilters.read(new ByteArrayInputStream(file)));
-    long allocated = AllocationMeter.threadAllocatedBytes() - before;
-    assertTrue(allocated < (8L << 20), allocated + " bytes allocated to reject a file of " + file.length + " bytes");
-    return e;
-  }
 
   @Test
   void aPayloadThatClaimsAHugeTableIsRejectedWithoutAllocatingIt() throws IOException {
@@ -74,23 +50,14 @@ class ClassicFileTest {
         FilterSpec.parse("classic?capacity=" + capacity + "&fingerprintBits=4&bucketSize=4"));
     long buckets = CuckooSizing.bucketCount(capacity, 4, 4);
     long words = BucketTable.payloadWords(buckets, 4, 4);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    DataOutputStream out = new DataOutputStream(bytes);
-    byte[] specText = spec.toString().getBytes(StandardCharsets.UTF_8);
-    out.writeInt(FilterFile.MAGIC);
-    out.writeShort(FilterFile.FORMAT_VERSION);
-    out.writeShort(7);
-    out.write("classic".getBytes(StandardCharsets.US_ASCII));
-    out.writeInt(specText.length);
-    out.write(specText);
-    out.writeLong(ClassicFilter.PAYLOAD_HEADER_BYTES + words * 8 + 4);
-    out.writeInt(ClassicFilter.PAYLOAD_LAYOUT);
-    out.writeLong(buckets);
-    out.writeLong(0);
-    out.writeLong(words);
-    out.write(new byte[1 << 16]); // 64 KiB of the promised 2 GiB
+    byte[] file = truncated(spec.toString(), ClassicFilter.PAYLOAD_HEADER_BYTES + words * 8 + 4, out -> {
+      out.writeInt(ClassicFilter.PAYLOAD_LAYOUT);
+      out.writeLong(buckets);
+      out.writeLong(0);
+      out.writeLong(words);
+    }, 1 << 16); // 64 KiB of the promised table
     long before = AllocationMeter.threadAllocatedBytes();
-    assertThrows(CorruptFilterException.class, () -> CuckooFilters.read(new ByteArrayInputStream(bytes.toByteArray())));
+    assertThrows(CorruptFilterException.class, () -> CuckooFilters.read(new ByteArrayInputStream(file)));
     long allocated = AllocationMeter.threadAllocatedBytes() - before;
     assertTrue(allocated < (80L << 20), allocated + " bytes allocated for 64 KiB of table");
   }
@@ -104,43 +71,27 @@ class ClassicFileTest {
     // A table holding one fingerprint, in slot 0.
     long[] table = new long[words];
     table[0] = 0x123;
-    assertTrue(rejected(file(spec, length, payload(2, buckets, 1, words, table, 0))).getMessage().contains("layout 2"));
-    assertTrue(rejected(file(spec, length, payload(1, buckets + 2, 1, words, table, 0))).getMessage().contains("buckets"));
-    assertTrue(rejected(file(spec, length, payload(1, buckets, -1, words, table, 0))).getMessage().contains("items"));
-    assertTrue(rejected(file(spec, length, payload(1, buckets, 2, words, table, 0))).getMessage().contains("hold 1 "));
-    assertTrue(rejected(file(spec, length, payload(1, buckets, 1, words - 1, table, 0))).getMessage().contains("longs"));
+    assertTrue(rejected(file(spec, length, tablePayload(2, buckets, 1, words, table, 0))).getMessage().contains("layout 2"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets + 2, 1, words, table, 0))).getMessage().contains("buckets"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, -1, words, table, 0))).getMessage().contains("items"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 2, words, table, 0))).getMessage().contains("hold 1 "));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words - 1, table, 0))).getMessage().contains("longs"));
     long[] tail = table.clone();
     tail[words - 1] = Long.MIN_VALUE; // past the last slot: 4·12·buckets bits end mid-word
-    assertTrue(rejected(file(spec, length, payload(1, buckets, 1, words, tail, 0))).getMessage().contains("after the last slot"));
-    assertTrue(rejected(file(spec, length, payload(1, buckets, 1, words, table, 9))).getMessage().contains("stash"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words, tail, 0))).getMessage().contains("after the last slot"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words, table, 9))).getMessage().contains("stash"));
     // Stash entries: a bucket out of range, a zero fingerprint, one wider than 12 bits.
     long[][] entries = {{buckets, 5}, {0, 0}, {0, 1 << 12}};
     for (long[] entry : entries) {
       byte[] f = file(spec, length + 12, out -> {
-        payload(1, buckets, 2, words, table, 1).write(out);
+        tablePayload(1, buckets, 2, words, table, 1).write(out);
         out.writeLong(entry[0]);
         out.writeInt((int) entry[1]);
       });
       assertTrue(rejected(f).getMessage().contains("stash entry 0"));
     }
     // And the same fields telling the truth are read.
-    CuckooFilter f = CuckooFilters.read(new ByteArrayInputStream(file(spec, length, payload(1, buckets, 1, words, table, 0))));
+    CuckooFilter f = CuckooFilters.read(new ByteArrayInputStream(file(spec, length, tablePayload(1, buckets, 1, words, table, 0))));
     assertEquals(1, f.size());
-  }
-
-  private static Fields payload(int layout, long buckets, long size, long words, long[] table, int stashed) {
-    return out -> {
-      out.writeInt(layout);
-      out.writeLong(buckets);
-      out.writeLong(size);
-      out.writeLong(words);
-      for (int i = 0; i < (int) Math.min(words, table.length); i++) {
-        out.writeLong(table[i]);
-      }
-      for (long i = Math.min(words, table.length); i < table.length; i++) {
-        out.writeLong(0); // keep the declared length when words lies
-      }
-      out.writeInt(stashed);
-    };
   }
 }

@@ -1,19 +1,12 @@
 package dev.cuckoo.classic;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
+import dev.cuckoo.testkit.HugeFilters;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Tag;
@@ -45,57 +38,15 @@ class HugeTableTest {
     // Keys whose first bucket is among the last 4,096: found by hashing random keys.
     SplittableRandom r = new SplittableRandom(bits);
     long top = table.bucketCount - 4_096;
-    List<Long> high = new ArrayList<>();
-    List<Long> low = new ArrayList<>();
-    while (high.size() < 2_000) {
-      long key = r.nextLong();
-      long bucket = table.bucketIndex(f.spec().hashStrategy().hashLong(key));
-      if (bucket >= top) {
-        high.add(key);
-      } else if (low.size() < 2_000) {
-        low.add(key);
-      }
-    }
-    for (long key : high) {
-      assertTrue(f.add(key), "add of a key in a high bucket");
-    }
-    for (long key : low) {
-      assertTrue(f.add(key));
-    }
-    assertEquals(4_000, f.size());
-    for (long key : high) {
-      assertTrue(f.mightContain(key), "key " + key + " in a high bucket not found");
-      assertTrue(f.count(key) >= 1);
-    }
-    // The slots past 2^31 really hold them: the last bucket is occupied.
-    long occupied = 0;
-    for (long b = top; b < table.bucketCount; b++) {
-      occupied += table.occupied(b);
-    }
-    assertTrue(occupied >= 1_900, occupied + " fingerprints in the last 4,096 buckets");
+    List<List<Long>> keys = HugeFilters.highAndLowKeys(f, table::bucketIndex, top, r);
+    // The slots past 2^31 really hold them: the last buckets are occupied.
+    HugeFilters.addAndFind(f, keys, table::occupied, top, table.bucketCount);
     assertTrue(table.slotOffset(top, 0) / bits > SLOTS_ABOVE);
 
     // Round trip through a file: the payload's table has more than 2^31 slots too.
-    Path file = dir.resolve("huge.ckf");
-    try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
-      f.writeTo(out);
-    }
+    Path file = HugeFilters.write(f, dir);
     f = null;
     table = null;
-    CuckooFilter g;
-    try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 20)) {
-      g = CuckooFilters.read(in);
-    }
-    assertEquals(4_000, g.size());
-    for (long key : high) {
-      assertTrue(g.mightContain(key), "key " + key + " lost by write/read");
-    }
-    for (int i = 0; i < high.size(); i += 2) {
-      assertTrue(g.remove(high.get(i)));
-    }
-    for (int i = 1; i < high.size(); i += 2) {
-      assertTrue(g.mightContain(high.get(i)));
-    }
-    assertFalse(g.mightContain(r.nextLong()) && g.mightContain(r.nextLong()) && g.mightContain(r.nextLong()));
+    HugeFilters.readAndCheck(file, keys, r);
   }
 }

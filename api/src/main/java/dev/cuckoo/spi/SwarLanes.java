@@ -1,12 +1,18 @@
-package dev.cuckoo.classic;
+package dev.cuckoo.spi;
 
 /**
  * SWAR ("SIMD within a register") search over fingerprints packed side by side in a {@code
  * long}: lanes of {@code width} bits, lane 0 in the lowest bits. The constants of a lane layout
  * are built once with {@link #repeat}; the tests take them as arguments so that with constant
  * arguments they fold into a handful of instructions.
+ *
+ * <p>The contract, for lanes of width {@code w} (1..64) and the constants {@code lo = repeat(1,
+ * w, n)}, {@code hi = lo << (w - 1)} and {@code low = repeat(2^(w-1) - 1, w, n)}: {@link
+ * #anyZero} is non-zero exactly when one of the {@code n} lanes of {@code x} is zero, and {@link
+ * #zeroLanes} has the top bit of exactly the zero lanes set; bits of {@code x} above the last
+ * lane do not change either result. Every method is static and allocation-free.
  */
-final class SwarLanes {
+public final class SwarLanes {
 
   /*
    * The "determine if a word has a zero byte" tests of [1], generalized from bytes to lanes of
@@ -38,7 +44,7 @@ final class SwarLanes {
    * @param lanes how many lanes, with {@code lanes * width <= 64}
    * @return {@code lane} copied into each of the lanes
    */
-  static long repeat(long lane, int width, int lanes) {
+  public static long repeat(long lane, int width, int lanes) {
     long x = 0;
     for (int i = 0; i < lanes; i++) {
       x |= lane << (i * width);
@@ -52,7 +58,7 @@ final class SwarLanes {
    * @param hi the top bit of every lane
    * @return non-zero exactly when some lane of {@code x} is zero
    */
-  static long anyZero(long x, long lo, long hi) {
+  public static long anyZero(long x, long lo, long hi) {
     return (x - lo) & ~x & hi;
   }
 
@@ -62,7 +68,7 @@ final class SwarLanes {
    * @param hi the top bit of every lane
    * @return the top bit of each lane of {@code x} that is zero, and no other bit
    */
-  static long zeroLanes(long x, long low, long hi) {
+  public static long zeroLanes(long x, long low, long hi) {
     return ~(((x & low) + low) | x | low) & hi;
   }
 }

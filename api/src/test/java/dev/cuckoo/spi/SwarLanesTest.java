@@ -1,4 +1,4 @@
-package dev.cuckoo.classic;
+package dev.cuckoo.spi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

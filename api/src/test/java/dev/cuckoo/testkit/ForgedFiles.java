@@ -1,0 +1,119 @@
+package dev.cuckoo.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.spi.FilterFile;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Files that are well formed, checksum and all, but whose payload lies, for a variant's tests
+ * of its reader: build them field by field with {@link #file}, and check with {@link #rejected}
+ * that reading fails with {@link CorruptFilterException} without allocating what they claim.
+ * {@link #tablePayload} writes the payload layout that table-based variants share.
+ */
+public final class ForgedFiles {
+
+  /** Writes a payload, field by field. */
+  @FunctionalInterface
+  public interface Fields {
+    /**
+     * @param out where to write
+     * @throws IOException if writing fails
+     */
+    void write(DataOutput out) throws IOException;
+  }
+
+  private ForgedFiles() {}
+
+  private static FilterSpec resolve(String spec) {
+    FilterSpec parsed = FilterSpec.parse(spec);
+    return CuckooFilters.provider(parsed.variant()).validate(parsed);
+  }
+
+  /**
+   * @param spec a config string; the variant it names must be installed
+   * @param payloadLength the payload length the envelope declares
+   * @param fields what the payload holds
+   * @return a checksum-valid file of the resolved spec whose payload is what {@code fields} write
+   * @throws IOException if writing fails
+   */
+  public static byte[] file(String spec, long payloadLength, Fields fields) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    FilterFile.write(out, resolve(spec), payloadLength, fields::write);
+    return out.toByteArray();
+  }
+
+  /**
+   * A file whose envelope declares a payload of {@code payloadLength} bytes but ends after the
+   * {@code head} fields and {@code zeros} zero bytes: no length check can tell before the bytes
+   * run out, and no checksum is reached.
+   *
+   * @param spec a config string; the variant it names must be installed
+   * @param payloadLength the payload length the envelope declares
+   * @param head the first fields of the payload
+   * @param zeros how many zero bytes follow them before the file ends
+   * @return the file
+   * @throws IOException if writing fails
+   */
+  public static byte[] truncated(String spec, long payloadLength, Fields head, int zeros) throws IOException {
+    FilterSpec resolved = resolve(spec);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(bytes);
+    byte[] specText = resolved.toString().getBytes(StandardCharsets.UTF_8);
+    byte[] name = resolved.variant().getBytes(StandardCharsets.US_ASCII);
+    out.writeInt(FilterFile.MAGIC);
+    out.writeShort(FilterFile.FORMAT_VERSION);
+    out.writeShort(name.length);
+    out.write(name);
+    out.writeInt(specText.length);
+    out.write(specText);
+    out.writeLong(payloadLength);
+    head.write(out);
+    out.write(new byte[zeros]);
+    return bytes.toByteArray();
+  }
+
+  /**
+   * The payload layout of table-based variants ({@code classic}, {@code semi-sorted}): layout,
+   * bucket count, items, table length in longs, the table, then the stash count (no entries).
+   * When {@code words} lies, the table is still written in full, so the declared length holds.
+   *
+   * @return the fields
+   */
+  public static Fields tablePayload(int layout, long buckets, long size, long words, long[] table, int stashed) {
+    return out -> {
+      out.writeInt(layout);
+      out.writeLong(buckets);
+      out.writeLong(size);
+      out.writeLong(words);
+      for (long word : table) {
+        out.writeLong(word);
+      }
+      out.writeInt(stashed);
+    };
+  }
+
+  /**
+   * Reads the file, expecting rejection, and checks that rejecting it allocated less than 8 MiB.
+   *
+   * @param file the file
+   * @return the exception, for its message
+   */
+  public static CorruptFilterException rejected(byte[] file) {
+    long before = AllocationMeter.threadAllocatedBytes();
+    CorruptFilterException e =
+        assertThrows(CorruptFilterException.class, () -> CuckooFilters.read(new ByteArrayInputStream(file)));
+    long allocated = AllocationMeter.threadAllocatedBytes() - before;
+    assertTrue(allocated < (8L << 20), allocated + " bytes allocated to reject a file of " + file.length + " bytes");
+    return e;
+  }
+}

@@ -1,0 +1,180 @@
+package dev.cuckoo.semisorted;
+
+import com.google.auto.service.AutoService;
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.spi.ConfigValues;
+import dev.cuckoo.spi.CuckooSizing;
+import dev.cuckoo.spi.FilterProvider;
+import dev.cuckoo.spi.FingerprintStash;
+import dev.cuckoo.spi.PayloadInput;
+import dev.cuckoo.spi.SpecSchema;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Variant {@code semi-sorted}: the cuckoo filter of Fan et al. (CoNEXT 2014) with semi-sorted
+ * buckets, which store four {@code f}-bit fingerprints in {@code 4f - 4} bits: the headline
+ * shape keeps 16-bit fingerprints (a false-positive rate of at most {@code 8/2^16}) in 15 bits
+ * each. Create one with {@code CuckooFilters.create("semi-sorted?capacity=1000000")}; this
+ * provider is what {@link java.util.ServiceLoader} finds.
+ *
+ * <p>Settings: {@code fingerprintBits} 5..32 (default 16, or derived from {@code targetFpp} as
+ * the smallest {@code f} with {@code 8/2^f <= targetFpp}), {@code bucketSize} 4 only (the
+ * encoding is of four fingerprints; any other value is rejected), any installed {@code hash}
+ * (default {@code xxh3}) with its {@code seed}, and {@code maxKicks} 0..100000 (default 500).
+ *
+ * <p>What a filter promises beyond {@link CuckooFilter}:
+ * <ul>
+ *   <li>built for capacity {@code N} (and {@code maxKicks >= 500}), it takes {@code N} distinct
+ *       keys without refusing one, in about {@code N·(f - 1) / 0.95} bits; filled on, it
+ *       refuses its first key at a load of about 0.95;
+ *   <li>a false-positive rate of at most {@code 8/2^f}, the same as a classic filter with the
+ *       same fingerprints and buckets of 4: semi-sorting loses no information;
+ *   <li>the table is not rounded to a power of two and may hold more than 2^31 slots; it is one
+ *       {@code long[]}, which bounds the capacity (about 4·10^9 keys with 16-bit fingerprints);
+ *   <li>a refused add changes nothing; a few keys that no arrangement of the table can hold
+ *       wait in a stash of 8 slots, which lookups, counts and removes also search; the same key
+ *       can be added 8 times (both its buckets full) before the stash is needed;
+ *   <li>{@code capacity()} counts the table's slots and the stash's; {@code sizeInBytes()} the
+ *       table, the stash and a small table of precomputed alternate-bucket offsets.
+ * </ul>
+ */
+@AutoService(FilterProvider.class)
+public final class SemiSortedProvider implements FilterProvider {
+  /** The variant's name. */
+  public static final String NAME = "semi-sorted";
+
+  private static final SpecSchema SCHEMA =
+      SpecSchema.builder(NAME)
+          .capacity(1, maxCapacity(SemiSortedTable.MIN_BITS))
+          .fingerprintBits(SemiSortedTable.MIN_BITS, SemiSortedTable.MAX_BITS, 16)
+          .bucketSizes(SemiSortedTable.SLOTS, SemiSortedTable.SLOTS)
+          .maxKicks(0, 100_000, 500)
+          .defaultHash("xxh3")
+          .build();
+
+  /** Called by {@link java.util.ServiceLoader}. */
+  public SemiSortedProvider() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "cuckoo filter with semi-sorted buckets of 4: f-bit fingerprints in f-1 bits each, f of 5..32";
+  }
+
+  @Override
+  public SpecSchema schema() {
+    return SCHEMA;
+  }
+
+  /**
+   * The paper's 13-bit fingerprints (48-bit buckets) and the headline 16-bit ones (60-bit
+   * buckets).
+   */
+  @Override
+  public List<String> representativeConfigs() {
+    return List.of(NAME + "?fingerprintBits=13", NAME + "?fingerprintBits=16");
+  }
+
+  /**
+   * Rejects any bucket size but 4 with the reason, applies the schema, then checks that the
+   * table of that capacity and width fits in one array.
+   *
+   * @throws IllegalArgumentException naming the key, the value and what is allowed
+   */
+  @Override
+  public FilterSpec validate(FilterSpec spec) {
+    if (spec.variant().equals(NAME) && spec.bucketSize().isPresent()
+        && spec.bucketSize().getAsInt() != SemiSortedTable.SLOTS) {
+      throw ConfigValues.outOfRange(FilterSpec.BUCKET_SIZE, spec.bucketSize().getAsInt(), NAME,
+          SemiSortedTable.SLOTS + " (semi-sorting encodes buckets of exactly four fingerprints)");
+    }
+    FilterSpec resolved = SCHEMA.resolve(spec);
+    long capacity = resolved.capacity().getAsLong();
+    int bits = resolved.fingerprintBits().getAsInt();
+    long max = maxCapacity(bits);
+    if (capacity > max) {
+      throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, NAME,
+          "1.." + max + " with " + FilterSpec.FINGERPRINT_BITS + "=" + bits
+              + " (the table is one array of at most " + SemiSortedTable.MAX_WORDS + " longs)");
+    }
+    return resolved;
+  }
+
+  /**
+   * The largest capacity of a filter with this width: its table must fit in one Java array.
+   *
+   * @param fingerprintBits 5..32
+   * @return the largest capacity allowed
+   */
+  static long maxCapacity(int fingerprintBits) {
+    // allocatedWords = ceil(buckets · (4f - 4) / 64) + 1 <= MAX_WORDS
+    long maxBuckets = (SemiSortedTable.MAX_WORDS - 1) * Long.SIZE / SemiSortedTable.bucketBits(fingerprintBits);
+    return CuckooSizing.maxCapacity(SemiSortedTable.SLOTS, fingerprintBits, maxBuckets);
+  }
+
+  @Override
+  public CuckooFilter create(FilterSpec resolved) {
+    return new SemiSortedFilter(resolved);
+  }
+
+  /**
+   * Reads the payload {@link SemiSortedFilter} writes, checking every size against the spec
+   * before allocating, every bucket's encoding, and the table against the item count it
+   * declares.
+   */
+  @Override
+  public CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException {
+    int layout = payload.readInt();
+    if (layout != SemiSortedFilter.PAYLOAD_LAYOUT) {
+      throw new CorruptFilterException(
+          NAME + " payload layout " + layout + " is unknown: this library reads layout "
+              + SemiSortedFilter.PAYLOAD_LAYOUT);
+    }
+    int bits = resolved.fingerprintBits().getAsInt();
+    long buckets = payload.readLong();
+    long expected = CuckooSizing.bucketCount(resolved.capacity().getAsLong(), SemiSortedTable.SLOTS, bits);
+    if (buckets != expected) {
+      throw new CorruptFilterException(
+          NAME + " payload declares " + buckets + " buckets, but its spec " + resolved + " gives " + expected);
+    }
+    long size = payload.readLong();
+    long room = buckets * SemiSortedTable.SLOTS + FingerprintStash.DEFAULT_SLOTS;
+    if (size < 0 || size > room) {
+      throw new CorruptFilterException(
+          NAME + " payload declares " + size + " items, out of range for a table and stash of " + room + " slots");
+    }
+    long words = payload.readLong();
+    long expectedWords = SemiSortedTable.payloadWords(buckets, bits);
+    if (words != expectedWords) {
+      throw new CorruptFilterException(
+          NAME + " payload declares a table of " + words + " longs, but its shape needs " + expectedWords);
+    }
+    long[] table = payload.readLongArray((int) words,
+        (int) SemiSortedTable.allocatedWords(buckets, bits), "a table of " + words + " longs");
+    SemiSortedTable t = SemiSortedTable.wrap(buckets, bits, table);
+    if (!t.tailIsClear()) {
+      throw new CorruptFilterException(NAME + " payload has bits set after the last bucket of its table");
+    }
+    for (long b = 0; b < buckets; b++) {
+      if (!t.isCanonical(b)) {
+        throw new CorruptFilterException(
+            NAME + " payload bucket " + b + " is not a semi-sorted bucket: its code is above "
+                + (SemiSortCodec.CODES - 1) + " or its fingerprints are out of order");
+      }
+    }
+    FingerprintStash stash = FingerprintStash.read(payload, FingerprintStash.DEFAULT_SLOTS, buckets, bits, NAME);
+    long occupied = t.occupiedSlots() + stash.size();
+    if (occupied != size) {
+      throw new CorruptFilterException(
+          NAME + " payload declares " + size + " items, but its table and stash hold " + occupied + " fingerprints");
+    }
+    return new SemiSortedFilter(resolved, t, stash, size);
+  }
+}

@@ -1,0 +1,408 @@
+package dev.cuckoo.semisorted;
+
+import dev.cuckoo.spi.SearchableTable;
+import dev.cuckoo.spi.PackedBits;
+import dev.cuckoo.spi.PartialKeyHashing;
+import java.util.Arrays;
+
+/**
+ * The table of a semi-sorted filter: {@code bucketCount} buckets of four {@code f}-bit
+ * fingerprints, each bucket {@code 4f - 4} bits, packed back to back into a {@code long[]} read
+ * as one little-endian bit string (bit {@code i} is bit {@code i % 64} of word {@code i / 64}).
+ * This is also the payload layout, whatever implementation holds the table.
+ *
+ * <p>Bucket {@code k} starts at bit {@code k·(4f - 4)}. Its four fingerprints are kept in order
+ * of {@code (nibble, high)}, where a fingerprint is {@code high << 4 | nibble}; the bucket holds
+ * the 12-bit {@link SemiSortCodec} code of the four nibbles in its bits {@code [0, 12)}, then
+ * the {@code f - 4} high bits of slot {@code i} in bits {@code [12 + i(f-4), 12 + (i+1)(f-4))}.
+ * An empty slot is fingerprint 0 (nibble 0, high 0), which no key has, so empty slots come first
+ * and a fingerprint whose nibble is 0 is told from an empty slot by its non-zero high bits.
+ * Every multiset of four fingerprints has exactly one such bucket: a table read from a file is
+ * checked with {@link #isCanonical}.
+ *
+ * <p>Implementations differ only in how fast they search: {@link #create} picks one for the
+ * width. Positions are {@code long} bit offsets, so tables of more than 2^31 slots work. Nothing
+ * here allocates after construction. Not thread-safe for writes; lookups only read.
+ */
+abstract class SemiSortedTable implements SearchableTable {
+  /*
+   * Semi-sorting after Fan et al. [1], section 5.2: of each fingerprint only its high f - 4 bits
+   * are stored per slot, and the four low nibbles, sorted, as one SemiSortCodec code, so a
+   * bucket takes 12 + 4(f - 4) = 4f - 4 bits. Fingerprint 0 means an empty slot and no key has
+   * it (PartialKeyHashing), so an empty slot is the one slot whose nibble and high bits are both
+   * 0; a stored fingerprint with nibble 0 has non-zero high bits. Keeping the slots in order of
+   * (nibble, high), not of the nibble alone, makes the encoding of a bucket unique, which lets
+   * the reader of a file reject anything this class would not have written.
+   *
+   * Buckets are packed back to back with no padding (bit offsets are longs), so a bucket of at
+   * most 64 bits is read with one two-word window (PackedBits); for f = 16, 60-bit buckets fill
+   * 15 words per 16 buckets. The reference code of [1] decodes a bucket into four fingerprints
+   * for every lookup, and its lookup is right only for f = 13; here lookups never decode
+   * (WordLaneTable), and the tests check every width from 5 to 32 against every code.
+   *
+   * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
+   *     Better Than Bloom", CoNEXT 2014.
+   */
+
+  /** The most longs one table may hold: Java arrays stop a little below 2^31 elements. */
+  static final long MAX_WORDS = Integer.MAX_VALUE - 8;
+  /** Slots per bucket: semi-sorting encodes exactly four nibbles. */
+  static final int SLOTS = 4;
+  /** The narrowest and widest fingerprints: at least one high bit, and an int. */
+  static final int MIN_BITS = 5;
+  static final int MAX_BITS = 32;
+
+  final long bucketCount;
+  /** The fingerprint width f. */
+  final int bits;
+  /** The high bits stored per slot: f - 4. */
+  final int highBits;
+  final long highMask;
+  /** Bits of one bucket: 4f - 4. */
+  final long bucketBits;
+  /** The table, with one padding word after the buckets (see {@link PackedBits}). */
+  final long[] words;
+  /** A bucket's four keys, for the operations that rewrite a bucket. */
+  private final long[] keys = new long[SLOTS];
+  /** {@link PartialKeyHashing#alternateOffsets}, or {@code null}. */
+  private final int[] offsets;
+
+  SemiSortedTable(long bucketCount, int bits, long[] words) {
+    this.bucketCount = bucketCount;
+    this.bits = bits;
+    this.highBits = bits - 4;
+    this.highMask = -1L >>> (64 - highBits);
+    this.bucketBits = bucketBits(bits);
+    this.words = words;
+    this.offsets = PartialKeyHashing.alternateOffsets(bucketCount, bits, (long) words.length * Long.BYTES);
+  }
+
+  /** @return the bytes held besides the table's words: the alternate offsets, if any */
+  final long extraBytes() {
+    return offsets == null ? 0 : (long) offsets.length * Integer.BYTES;
+  }
+
+  /** {@inheritDoc} From a precomputed offset when the table has them. */
+  @Override
+  public final long alternate(long bucket, int fingerprint) {
+    return PartialKeyHashing.alternateBucket(offsets, bucket, fingerprint, bucketCount);
+  }
+
+  /** @return the bits of one bucket of {@code f}-bit fingerprints: {@code 4f - 4} */
+  static long bucketBits(int bits) {
+    return SLOTS * (bits - 1L);
+  }
+
+  /**
+   * @return the longs the buckets take, without padding
+   */
+  static long payloadWords(long bucketCount, int bits) {
+    return (bucketCount * bucketBits(bits) + 63) >>> 6;
+  }
+
+  /**
+   * @return the longs a table of this shape allocates: its payload words and a padding word
+   */
+  static long allocatedWords(long bucketCount, int bits) {
+    return payloadWords(bucketCount, bits) + 1;
+  }
+
+  /**
+   * Creates an empty table, choosing the fastest implementation for the width.
+   *
+   * @param bucketCount an even bucket count, with {@link #allocatedWords} at most {@link
+   *     #MAX_WORDS}
+   * @param bits 5..32
+   * @return the table
+   */
+  static SemiSortedTable create(long bucketCount, int bits) {
+    return wrap(bucketCount, bits, new long[Math.toIntExact(allocatedWords(bucketCount, bits))]);
+  }
+
+  /**
+   * Wraps words holding a table, choosing the fastest implementation for the width.
+   *
+   * @param words {@link #allocatedWords} longs in the layout described above
+   * @return the table
+   */
+  static SemiSortedTable wrap(long bucketCount, int bits, long[] words) {
+    if (bits < MIN_BITS || bits > MAX_BITS || words.length != allocatedWords(bucketCount, bits)) {
+      throw new IllegalArgumentException(
+          words.length + " words do not hold " + bucketCount + " semi-sorted buckets of " + bits + "-bit fingerprints");
+    }
+    if (bits < 8) {
+      return new SpreadLaneTable(bucketCount, bits, words);
+    }
+    if (bits == 16) {
+      return new SixteenBitTable(bucketCount, words);
+    }
+    if (bits <= 16) {
+      return new WordLaneTable(bucketCount, bits, words);
+    }
+    return new PairLaneTable(bucketCount, bits, words);
+  }
+
+  // ---------------------------------------------------------------- keys to buckets
+
+  /** @return the key's first bucket */
+  @Override
+  public final long bucketIndex(long keyHash) {
+    return PartialKeyHashing.bucketIndex(keyHash, bucketCount);
+  }
+
+  /** @return the key's fingerprint, in {@code [1, 2^f - 1]} */
+  @Override
+  public int fingerprint(long keyHash) {
+    return PartialKeyHashing.fingerprint(keyHash, bits);
+  }
+
+  /** @return whether either bucket of the key holds its fingerprint */
+  @Override
+  public final boolean containsHash(long keyHash) {
+    long bucket1 = bucketIndex(keyHash);
+    int fingerprint = fingerprint(keyHash);
+    return contains(bucket1, alternate(bucket1, fingerprint), fingerprint);
+  }
+
+  // ---------------------------------------------------------------- searches, per width
+
+  /**
+   * @return whether either bucket holds the (non-zero) fingerprint
+   */
+  public abstract boolean contains(long bucket1, long bucket2, int fingerprint);
+
+  /**
+   * @return the copies of the (non-zero) fingerprint in the two buckets together
+   */
+  public abstract int count(long bucket1, long bucket2, int fingerprint);
+
+  // ---------------------------------------------------------------- keys and buckets
+
+  /*
+   * A slot's key is (nibble << 32) | high: ordering keys orders fingerprints by (nibble, high),
+   * the order of a bucket, and an empty slot is key 0, the smallest.
+   */
+
+  /** @return the key of a fingerprint */
+  static long key(int fingerprint) {
+    return (fingerprint & 0xFL) << 32 | (fingerprint & 0xFFFF_FFFFL) >>> 4;
+  }
+
+  /** @return the fingerprint of a key */
+  static int fingerprintOf(long key) {
+    return (int) (key << 4 | key >>> 32);
+  }
+
+  /** @return the bit offset of a bucket */
+  final long offset(long bucket) {
+    return bucket * bucketBits;
+  }
+
+  /** @return the code of the bucket at this offset (any 12 bits, in a table not checked) */
+  final int code(long offset) {
+    return (int) PackedBits.window(words, offset) & SemiSortCodec.CODE_MASK;
+  }
+
+  /**
+   * Reads the four keys of the bucket at this offset, in order, into {@link #keys}: from one
+   * window when the bucket fits in 64 bits, else from the three fields {@link #store} writes.
+   */
+  private long[] readKeys(long offset) {
+    long x = PackedBits.window(words, offset);
+    int n = SemiSortCodec.nibbles((int) x & SemiSortCodec.CODE_MASK);
+    int h = highBits;
+    long m = highMask;
+    long high0 = x >>> SemiSortCodec.CODE_BITS & m;
+    long high1;
+    long high2;
+    long high3;
+    if (bucketBits <= 64) {
+      high1 = x >>> (SemiSortCodec.CODE_BITS + h) & m;
+      high2 = x >>> (SemiSortCodec.CODE_BITS + 2 * h) & m;
+      high3 = x >>> (SemiSortCodec.CODE_BITS + 3 * h) & m;
+    } else {
+      long y = PackedBits.window(words, offset + SemiSortCodec.CODE_BITS + h);
+      high1 = y & m;
+      high2 = y >>> h & m;
+      high3 = PackedBits.window(words, offset + SemiSortCodec.CODE_BITS + 3L * h) & m;
+    }
+    long[] k = keys;
+    k[0] = (long) (n & 0xF) << 32 | high0;
+    k[1] = (long) (n >>> 4 & 0xF) << 32 | high1;
+    k[2] = (long) (n >>> 8 & 0xF) << 32 | high2;
+    k[3] = (long) (n >>> 12) << 32 | high3;
+    return k;
+  }
+
+  /** Sorts four keys and stores them as the bucket at this offset. */
+  final void store(long offset, long a, long b, long c, long d) {
+    // A sorting network of five compare-exchanges (Knuth, TAOCP 5.3.4), each without a branch:
+    // the keys are random, so a branch would be mispredicted half the time. Keys are below 2^36,
+    // so the differences cannot overflow; (x - y) >> 63 is all ones exactly when x < y.
+    long t = (b - a) & ((b - a) >> 63);
+    a += t;
+    b -= t;
+    t = (d - c) & ((d - c) >> 63);
+    c += t;
+    d -= t;
+    t = (c - a) & ((c - a) >> 63);
+    a += t;
+    c -= t;
+    t = (d - b) & ((d - b) >> 63);
+    b += t;
+    d -= t;
+    t = (c - b) & ((c - b) >> 63);
+    b += t;
+    c -= t;
+    long code = SemiSortCodec.encode((int) (a >>> 32), (int) (b >>> 32), (int) (c >>> 32), (int) (d >>> 32));
+    int h = highBits;
+    long m = highMask;
+    if (bucketBits <= 64) {
+      long bucket = code | (a & m) << 12 | (b & m) << (12 + h) | (c & m) << (12 + 2 * h) | (d & m) << (12 + 3 * h);
+      PackedBits.write(words, offset, bucket, -1L >>> (64 - bucketBits));
+    } else {
+      // Three fields of at most 56 bits: code and slot 0, slots 1 and 2, slot 3.
+      PackedBits.write(words, offset, code | (a & m) << 12, -1L >>> (64 - 12 - h));
+      PackedBits.write(words, offset + 12 + h, (b & m) | (c & m) << h, -1L >>> (64 - 2 * h));
+      PackedBits.write(words, offset + 12 + 3 * h, d & m, m);
+    }
+  }
+
+  // ---------------------------------------------------------------- CuckooTable
+
+  @Override
+  public final long bucketCount() {
+    return bucketCount;
+  }
+
+  @Override
+  public final int slotsPerBucket() {
+    return SLOTS;
+  }
+
+  /** {@inheritDoc} The empty slots are the first ones, so the bucket has room if slot 0 is empty. */
+  @Override
+  public final boolean insert(long bucket, int fingerprint) {
+    long o = offset(bucket);
+    if (bucketBits > 64) {
+      long[] k = readKeys(o);
+      if (k[0] != 0) {
+        return false;
+      }
+      store(o, key(fingerprint), k[1], k[2], k[3]);
+      return true;
+    }
+    // The bucket is one window: move the keys of slots 1..p down one slot and put the new key
+    // in slot p, where p is how many of them are smaller, then encode the nibbles anew. This is
+    // the insert path, so it avoids decoding into keys and sorting all four.
+    long x = PackedBits.window(words, o);
+    int n = SemiSortCodec.nibbles((int) x & SemiSortCodec.CODE_MASK);
+    long highs = x >>> SemiSortCodec.CODE_BITS;
+    int h = highBits;
+    long m = highMask;
+    if ((n & 0xF) != 0 || (highs & m) != 0) {
+      return false;
+    }
+    long k = key(fingerprint);
+    long k1 = (long) (n >>> 4 & 0xF) << 32 | (highs >>> h & m);
+    long k2 = (long) (n >>> 8 & 0xF) << 32 | (highs >>> (2 * h) & m);
+    long k3 = (long) (n >>> 12) << 32 | (highs >>> (3 * h) & m);
+    // (k_i - k) >>> 63 is 1 exactly when k_i < k (the keys are below 2^36).
+    int p = (int) ((k1 - k) >>> 63) + (int) ((k2 - k) >>> 63) + (int) ((k3 - k) >>> 63);
+    long below = (1L << (p * h)) - 1;
+    long newHighs = (highs >>> h & below) | (k & m) << (p * h) | (highs & -1L << ((p + 1) * h));
+    int nibbleBelow = (1 << (4 * p)) - 1;
+    int newNibbles = (n >>> 4 & nibbleBelow) | (int) (k >>> 32) << (4 * p) | (n & (-1 << (4 * (p + 1))));
+    long code = SemiSortCodec.encode(newNibbles & 0xF, newNibbles >>> 4 & 0xF, newNibbles >>> 8 & 0xF, newNibbles >>> 12);
+    PackedBits.write(words, o, code | newHighs << SemiSortCodec.CODE_BITS, -1L >>> (64 - bucketBits));
+    return true;
+  }
+
+  @Override
+  public final int fingerprintAt(long bucket, int slot) {
+    return fingerprintOf(readKeys(offset(bucket))[slot]);
+  }
+
+  @Override
+  public final int evict(long bucket, int slot, int fingerprint) {
+    long o = offset(bucket);
+    long[] k = readKeys(o);
+    long old = k[slot];
+    k[slot] = key(fingerprint);
+    store(o, k[0], k[1], k[2], k[3]);
+    return fingerprintOf(old);
+  }
+
+  @Override
+  public final void replace(long bucket, int fingerprint, int replacement) {
+    if (!swap(bucket, key(fingerprint), key(replacement))) {
+      throw new IllegalStateException(
+          "bucket " + bucket + " does not hold fingerprint " + Integer.toUnsignedString(fingerprint));
+    }
+  }
+
+  /**
+   * Removes one copy of the fingerprint from the bucket.
+   *
+   * @return {@code false} if the bucket does not hold it
+   */
+  @Override
+  public final boolean remove(long bucket, int fingerprint) {
+    return swap(bucket, key(fingerprint), 0);
+  }
+
+  /** Replaces one slot holding key {@code from} by {@code to}; false if none holds it. */
+  private boolean swap(long bucket, long from, long to) {
+    long o = offset(bucket);
+    long[] k = readKeys(o);
+    for (int slot = 0; slot < SLOTS; slot++) {
+      if (k[slot] == from) {
+        k[slot] = to;
+        store(o, k[0], k[1], k[2], k[3]);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** @return the occupied slots of the bucket */
+  final int occupied(long bucket) {
+    long[] k = readKeys(offset(bucket));
+    return (k[0] != 0 ? 1 : 0) + (k[1] != 0 ? 1 : 0) + (k[2] != 0 ? 1 : 0) + (k[3] != 0 ? 1 : 0);
+  }
+
+  /** @return the slots in use, counted bucket by bucket */
+  final long occupiedSlots() {
+    long n = 0;
+    for (long b = 0; b < bucketCount; b++) {
+      n += occupied(b);
+    }
+    return n;
+  }
+
+  /**
+   * @return whether the bucket is one this class writes: a valid code and its slots in order
+   */
+  final boolean isCanonical(long bucket) {
+    long o = offset(bucket);
+    if (code(o) >= SemiSortCodec.CODES) {
+      return false;
+    }
+    long[] k = readKeys(o);
+    return k[0] <= k[1] && k[1] <= k[2] && k[2] <= k[3];
+  }
+
+  /**
+   * @return whether the bits after the last bucket (to the end of the array) are all zero, as a
+   *     table written by this class has them
+   */
+  final boolean tailIsClear() {
+    return PackedBits.isClearFrom(words, bucketCount * bucketBits);
+  }
+
+  /** Empties every slot. */
+  @Override
+  public final void clear() {
+    Arrays.fill(words, 0L);
+  }
+}

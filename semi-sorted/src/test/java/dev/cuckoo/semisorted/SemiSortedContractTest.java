@@ -1,0 +1,44 @@
+package dev.cuckoo.semisorted;
+
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.testkit.CuckooFilterContractTest;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The contract test kit over the widths the issue names (5, 8, 9, 13, 16, 17, 32: each lane
+ * layout, the paper's 13 and the headline 16, buckets that fit a word exactly or straddle two),
+ * plus a few configs that vary the hash, seed, maxKicks and targetFpp.
+ */
+class SemiSortedContractTest extends CuckooFilterContractTest {
+  private static final int[] WIDTHS = {5, 8, 9, 13, 16, 17, 32};
+
+  @Override
+  protected String variant() {
+    return SemiSortedProvider.NAME;
+  }
+
+  /** The capacity is promised with the default 500 kicks or more, not with fewer. */
+  @Override
+  protected boolean guaranteesCapacity(FilterSpec spec) {
+    return spec.maxKicks().getAsInt() >= 500;
+  }
+
+  @Override
+  protected List<String> configs() {
+    List<String> configs = new ArrayList<>();
+    int i = 0;
+    for (int bits : WIDTHS) {
+      // Capacities from 1,500 to 6,000, not multiples of anything in particular, so that
+      // bucket counts are odd multiples of small numbers and tables end mid-word.
+      long capacity = 1_500 + 1_499L * (i++ % 4);
+      configs.add("semi-sorted?capacity=" + capacity + "&fingerprintBits=" + bits);
+    }
+    configs.add("semi-sorted?capacity=20000");
+    configs.add("semi-sorted?capacity=12345&fingerprintBits=13&hash=murmur3&seed=0x9e3779b97f4a7c15");
+    configs.add("semi-sorted?capacity=7777&targetFpp=0.001&bucketSize=4&hash=wyhash&seed=42");
+    configs.add("semi-sorted?capacity=5000&fingerprintBits=8&maxKicks=20");
+    configs.add("semi-sorted?capacity=1&fingerprintBits=6");
+    return configs;
+  }
+}

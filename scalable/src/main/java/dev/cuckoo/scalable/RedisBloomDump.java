@@ -53,6 +53,10 @@ public final class RedisBloomDump {
    */
   public record Chunk(long iterator, byte[] data) {
     /**
+     * A chunk of {@code data} at {@code iterator}.
+     *
+     * @param iterator the iterator, as in the record's description
+     * @param data the chunk's bytes, held as given
      * @throws NullPointerException if {@code data} is null
      */
     public Chunk {

@@ -4,7 +4,7 @@
  * only the provider is public.
  */
 module dev.cuckoo.classic {
-  requires dev.cuckoo;
+  requires transitive dev.cuckoo;
   requires static com.google.auto.service;
 
   exports dev.cuckoo.classic;

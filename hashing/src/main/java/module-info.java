@@ -5,7 +5,7 @@
  * is exported: use {@code CuckooFilters.hash(name)} or a config string's {@code hash=} key.
  */
 module dev.cuckoo.hashing {
-  requires dev.cuckoo;
+  requires transitive dev.cuckoo;
   // zero-allocation-hashing has no stable module name yet: only this module reads it, and it
   // is not re-exported, so its name can change without touching anyone else.
   requires zero.allocation.hashing;

@@ -4,7 +4,7 @@
  * dumps and loads RedisBloom's {@code CF.SCANDUMP} / {@code CF.LOADCHUNK} bytes.
  */
 module dev.cuckoo.scalable {
-  requires dev.cuckoo;
+  requires transitive dev.cuckoo;
   requires static com.google.auto.service;
 
   exports dev.cuckoo.scalable;

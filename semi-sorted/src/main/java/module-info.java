@@ -4,7 +4,7 @@
  * CuckooFilters.create("semi-sorted?capacity=N")}; only the provider is public.
  */
 module dev.cuckoo.semisorted {
-  requires dev.cuckoo;
+  requires transitive dev.cuckoo;
   requires static com.google.auto.service;
 
   exports dev.cuckoo.semisorted;

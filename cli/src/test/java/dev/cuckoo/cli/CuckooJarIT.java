@@ -2,6 +2,7 @@ package dev.cuckoo.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cuckoo.CuckooFilters;
 import java.io.IOException;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The packaged {@code target/cuckoo.jar}, run as users run it, {@code java -jar cuckoo.jar ...}
  * in a process of its own: its manifest, its merged service files (every variant and hash still
- * installed), real exit statuses, and {@code compare} forking its workers from the jar. Run by
+ * installed), real exit statuses, and {@code compare} running the benchmarks jar beside it. Run by
  * failsafe after {@code package}.
  */
 class CuckooJarIT {
@@ -77,12 +78,20 @@ class CuckooJarIT {
   }
 
   @Test
-  void compareForksItsWorkersFromTheJar() throws Exception {
+  void compareRunsTheBenchmarksJarBesideIt() throws Exception {
+    // The reactor builds benchmarks before cli (the module order), and cuckoo.jar finds its jar
+    // in the repository; a build of cli alone (-pl cli -am) has none to run.
+    Path benchmarks = JAR.getParent().getParent().getParent().resolve(CompareCommand.JAR_IN_REPOSITORY);
+    assumeTrue(Files.isRegularFile(benchmarks), "not built: " + benchmarks);
     String variant = CuckooFilters.variants().iterator().next();
     String config = CuckooFilters.provider(variant).representativeConfigs().get(0);
     Result r = java("compare", "--size", "1k", "--rounds", "1", "--configs", config, "--peers", "off", "--out", "results");
     assertEquals(0, r.status(), r.err().lines().filter(l -> !l.startsWith("[")).collect(Collectors.joining("\n")));
     assertTrue(r.out().contains(config), r.out());
     assertTrue(Files.isRegularFile(dir.resolve("results/results.csv")));
+
+    Result bad = java("compare", "--size", "nope");
+    assertEquals(2, bad.status(), "compare's own status comes back");
+    assertTrue(bad.err().startsWith("compare: --size takes a number of keys"), bad.err());
   }
 }

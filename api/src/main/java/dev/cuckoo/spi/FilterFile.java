@@ -159,8 +159,10 @@ public final class FilterFile {
       throw new CorruptFilterException("filter file cannot be read: " + e.getMessage(), e);
     }
 
-    r.section("payload");
-    r.allow(payloadLength + 4);
+    // A truncated file then says how much payload it promised against where it ended.
+    r.section("payload (" + payloadLength + " bytes declared)");
+    r.allow(payloadLength);
+    r.allow(4); // the checksum: apart, so that a payload length near 2^63 cannot overflow
     PayloadInput payload = new PayloadInput(r, variant, payloadLength);
     CuckooFilter filter;
     try {

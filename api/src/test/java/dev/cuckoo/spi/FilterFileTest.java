@@ -123,7 +123,10 @@ class FilterFileTest {
     byte[] s = SPEC.getBytes(UTF_8);
     byte[] p = exactPayload(1L << 40);
     String m = rejection(forge(FilterFile.MAGIC, 1, v, v.length, s, s.length, 1L << 62, p));
-    assertTrue(m.contains("truncated"), m);
+    assertTrue(m.contains("truncated") && m.contains("(4611686018427387904 bytes declared)"), m);
+    // The largest length a file can declare: still a truncation, reported as such.
+    String max = rejection(forge(FilterFile.MAGIC, 1, v, v.length, s, s.length, Long.MAX_VALUE, p));
+    assertTrue(max.contains("truncated") && max.contains("(" + Long.MAX_VALUE + " bytes declared)"), max);
     String m2 = rejection(forge("exact", SPEC, exactPayload(1L << 40)));
     assertTrue(m2.contains("but only 0 of its 8 bytes remain"), m2);
   }

@@ -109,11 +109,23 @@ public final class ForgedFiles {
    * @return the exception, for its message
    */
   public static CorruptFilterException rejected(byte[] file) {
+    return rejected(file, 8L << 20);
+  }
+
+  /**
+   * Reads the file, expecting rejection, and checks that rejecting it allocated less than
+   * {@code limit} bytes: for a {@link #truncated} file, what the bytes it holds justify.
+   *
+   * @param file the file
+   * @param limit the bytes rejecting it may allocate
+   * @return the exception, for its message
+   */
+  public static CorruptFilterException rejected(byte[] file, long limit) {
     long before = AllocationMeter.threadAllocatedBytes();
     CorruptFilterException e =
         assertThrows(CorruptFilterException.class, () -> CuckooFilters.read(new ByteArrayInputStream(file)));
     long allocated = AllocationMeter.threadAllocatedBytes() - before;
-    assertTrue(allocated < (8L << 20), allocated + " bytes allocated to reject a file of " + file.length + " bytes");
+    assertTrue(allocated < limit, allocated + " bytes allocated to reject a file of " + file.length + " bytes");
     return e;
   }
 }

@@ -111,7 +111,8 @@ public final class ScalableProvider implements FilterProvider {
   /**
    * Reads the payload {@link ScalableCuckooFilter} writes: RedisBloom's 38-byte header, checked
    * as {@link RedisBloomDump#load} checks it and against the spec, then the sub-filters' bytes,
-   * whose length is checked against the payload before anything is allocated.
+   * whose length is checked against the payload before anything is allocated, and whose tables
+   * grow only as their bytes arrive (the declared payload length is itself only a claim).
    */
   @Override
   public CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException {
@@ -131,8 +132,7 @@ public final class ScalableProvider implements FilterProvider {
     }
     long data = header.dataBytes();
     payload.requireRemaining(data, header.numFilters() + " sub-filters");
-    SubFilterChain chain = SubFilterChain.shapedAs(header, SubFilterChain.DEFAULT_MAX_PAGE_BYTES);
-    chain.readFrom(payload);
+    SubFilterChain chain = SubFilterChain.read(header, payload, SubFilterChain.DEFAULT_MAX_PAGE_BYTES);
     chain.checkItems();
     return new ScalableCuckooFilter(resolved, chain);
   }

@@ -1,6 +1,6 @@
 package dev.cuckoo.scalable;
 
-import java.io.DataInput;
+import dev.cuckoo.spi.PayloadInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Arrays;
@@ -60,6 +60,10 @@ final class SubFilter {
    * @param maxPageBytes the largest array to allocate; a page holds at least one bucket
    */
   SubFilter(long numBuckets, int bucketSize, int maxPageBytes) {
+    this(numBuckets, bucketSize, maxPageBytes, true);
+  }
+
+  private SubFilter(long numBuckets, int bucketSize, int maxPageBytes, boolean allocate) {
     if (numBuckets < 1 || Long.bitCount(numBuckets) != 1) {
       throw new IllegalArgumentException("numBuckets " + numBuckets + " is not a power of two");
     }
@@ -78,9 +82,34 @@ final class SubFilter {
       throw new IllegalArgumentException("a sub-filter of " + numBuckets + " buckets needs too many pages");
     }
     this.pages = new byte[(int) pageCount][];
-    for (int i = 0; i < pages.length; i++) {
+    for (int i = 0; allocate && i < pages.length; i++) {
       pages[i] = new byte[bucketSize << shift];
     }
+  }
+
+  /**
+   * Reads a table's bytes from a payload, page by page, each page growing only as its bytes
+   * arrive ({@link PayloadInput#readByteArray}): a file that declares a huge sub-filter and ends
+   * early costs about what it held, not what it declared.
+   *
+   * @param numBuckets a power of two, at least 1
+   * @param bucketSize slots per bucket, 1..255
+   * @param maxPageBytes the largest array to allocate
+   * @param in the payload, at the table's first byte
+   * @param index the sub-filter's position in its chain, for messages
+   * @return the sub-filter
+   * @throws java.io.IOException if the payload or the file ends first
+   */
+  static SubFilter read(long numBuckets, int bucketSize, int maxPageBytes, PayloadInput in, int index)
+      throws IOException {
+    SubFilter s = new SubFilter(numBuckets, bucketSize, maxPageBytes, false);
+    int pageBytes = bucketSize << s.pageShift;
+    for (int i = 0; i < s.pages.length; i++) {
+      s.pages[i] = in.readByteArray(pageBytes, "page " + i + " of " + s.pages.length + " (" + pageBytes
+          + " bytes) of sub-filter " + index + ", " + s.bytes() + " bytes in all");
+    }
+    s.recount();
+    return s;
   }
 
   /**
@@ -226,14 +255,6 @@ final class SubFilter {
     for (byte[] page : pages) {
       out.write(page);
     }
-  }
-
-  /** Reads the table's bytes in order, then recounts. */
-  void readFrom(DataInput in) throws IOException {
-    for (byte[] page : pages) {
-      in.readFully(page);
-    }
-    recount();
   }
 
   /** Recounts the occupied slots after the bytes were written directly. */

@@ -1,7 +1,7 @@
 package dev.cuckoo.scalable;
 
 import dev.cuckoo.CorruptFilterException;
-import java.io.DataInput;
+import dev.cuckoo.spi.PayloadInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Arrays;
@@ -87,19 +87,24 @@ final class SubFilterChain {
    * @param maxPageBytes the largest array a sub-filter may use
    */
   SubFilterChain(long initialBuckets, int bucketSize, int maxIterations, int expansion, int maxPageBytes) {
+    this(new SubFilter(initialBuckets, bucketSize, maxPageBytes), initialBuckets, bucketSize, maxIterations,
+        expansion, maxPageBytes);
+  }
+
+  private SubFilterChain(SubFilter first, long initialBuckets, int bucketSize, int maxIterations, int expansion,
+      int maxPageBytes) {
     this.initialBuckets = initialBuckets;
     this.bucketSize = bucketSize;
     this.maxIterations = maxIterations;
     this.expansion = expansion;
     this.maxPageBytes = maxPageBytes;
-    filters[0] = new SubFilter(initialBuckets, bucketSize, maxPageBytes);
+    filters[0] = first;
     count = 1;
   }
 
   /**
    * A chain shaped as a checked header says, every slot empty and the counters as given; fill
-   * its sub-filters with {@link SubFilter#copyIn} or the chain with {@link #readFrom}, then
-   * call {@link #checkItems()}.
+   * its sub-filters with {@link SubFilter#copyIn}, then call {@link #checkItems()}.
    */
   static SubFilterChain shapedAs(DumpHeader header, int maxPageBytes) {
     SubFilterChain chain = new SubFilterChain(header.numBuckets(), header.bucketSize(),
@@ -347,11 +352,28 @@ final class SubFilterChain {
     }
   }
 
-  /** Reads every sub-filter's bytes, oldest first. */
-  void readFrom(DataInput in) throws IOException {
-    for (int i = 0; i < count; i++) {
-      filters[i].readFrom(in);
+  /**
+   * Reads the chain a checked header describes from a payload: every sub-filter's bytes, oldest
+   * first, each allocated only as its bytes arrive ({@link SubFilter#read}); then call {@link
+   * #checkItems()}.
+   *
+   * @param header the header, already decoded and checked
+   * @param in the payload, at the first sub-filter's first byte
+   * @param maxPageBytes the largest array a sub-filter may use
+   * @return the chain
+   * @throws IOException if the payload or the file ends first
+   */
+  static SubFilterChain read(DumpHeader header, PayloadInput in, int maxPageBytes) throws IOException {
+    SubFilterChain chain = new SubFilterChain(
+        SubFilter.read(header.numBuckets(), header.bucketSize(), maxPageBytes, in, 0),
+        header.numBuckets(), header.bucketSize(), header.maxIterations(), header.expansion(), maxPageBytes);
+    for (int i = 1; i < header.numFilters(); i++) {
+      chain.filters[i] = SubFilter.read(chain.bucketsOf(i), header.bucketSize(), maxPageBytes, in, i);
     }
+    chain.count = header.numFilters();
+    chain.items = header.numItems();
+    chain.deletes = header.numDeletes();
+    return chain;
   }
 
   /**

@@ -16,6 +16,7 @@ import dev.cuckoo.FilterSpec;
 import dev.cuckoo.scalable.RedisBloomDump.Chunk;
 import dev.cuckoo.spi.FilterFile;
 import dev.cuckoo.testkit.AllocationMeter;
+import dev.cuckoo.testkit.ForgedFiles;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -278,6 +279,21 @@ class RedisBloomDumpTest {
     assertFileRejected(spec, header(0, 4, 0, 0, 2, 20, 1), 8, "numFilters 0");
     CuckooFilter ok = readFile(spec, header(0, 4, 0, 1, 2, 20, 1), 8);
     assertEquals(0, ok.size());
+  }
+
+  @Test
+  void aTruncatedFileDeclaringHugeSubFiltersAllocatesInStepWithTheBytes() throws IOException {
+    // A spec whose first sub-filter is 2^30 one-byte buckets, growing by 2^15: the header
+    // declares two sub-filters (1 GiB + 32 TiB) and the envelope the payload they need, but the
+    // stream ends after 64 KiB. No length check can tell; the tables must grow with the bytes.
+    FilterSpec spec = CuckooFilters.create("scalable?capacity=8").spec().toBuilder()
+        .capacity(1L << 30).bucketSize(1).option(ScalableProvider.EXPANSION, "32768").build();
+    byte[] h = header(0, 1L << 30, 0, 2, 1, 20, 32768);
+    long data = (1L << 30) + (1L << 45);
+    byte[] file = ForgedFiles.truncated(spec.toString(), DumpHeader.BYTES + data, out -> out.write(h), 1 << 16);
+    // At most the first 64 MiB part of the first page, however much the header declares.
+    String m = ForgedFiles.rejected(file, 80L << 20).getMessage();
+    assertTrue(m.contains("truncated") && m.contains("(" + (DumpHeader.BYTES + data) + " bytes declared)"), m);
   }
 
   private static void assertFileRejected(FilterSpec spec, byte[] header, int dataBytes, String... mentions) {

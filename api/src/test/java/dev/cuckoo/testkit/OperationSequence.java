@@ -130,7 +130,7 @@ public final class OperationSequence {
     return Form.BYTES;
   }
 
-  private static void checkAll(CuckooFilter f, KeyMultiset model, java.util.function.Supplier<String> at) {
+  static void checkAll(CuckooFilter f, KeyMultiset model, java.util.function.Supplier<String> at) {
     for (TestKey k : model.distinct()) {
       if (!f.mightContain(k.bytes)) {
         throw new AssertionError(at.get() + ": false negative for " + k + " (stored " + model.count(k) + " times)");

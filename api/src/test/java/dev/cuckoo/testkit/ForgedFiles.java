@@ -103,6 +103,31 @@ public final class ForgedFiles {
   }
 
   /**
+   * Checks that a table payload declaring 2^40 buckets, items or table longs, or 2^31-1 stash
+   * entries, is rejected with a message naming the declared count, before anything is allocated
+   * for it ({@link #rejected}).
+   *
+   * @param spec a config string of a table-based variant
+   * @param length the payload length of the true file, whose table is {@code table}
+   * @param buckets the true bucket count
+   * @param table the true table, {@code words} longs
+   * @throws IOException if writing fails
+   */
+  public static void hugeCountsRejected(String spec, long length, long buckets, long[] table) throws IOException {
+    long huge = 1L << 40;
+    int words = table.length;
+    String[] declared = {
+        rejected(file(spec, length, tablePayload(1, huge, 1, words, table, 0))).getMessage(),
+        rejected(file(spec, length, tablePayload(1, buckets, huge, words, table, 0))).getMessage(),
+        rejected(file(spec, length, tablePayload(1, buckets, 1, huge, table, 0))).getMessage()};
+    for (String m : declared) {
+      assertTrue(m.contains("declares " + huge) || m.contains("of " + huge), m);
+    }
+    String stash = rejected(file(spec, length, tablePayload(1, buckets, 1, words, table, Integer.MAX_VALUE))).getMessage();
+    assertTrue(stash.contains("declares " + Integer.MAX_VALUE + " stashed fingerprints") && stash.contains("0..8"), stash);
+  }
+
+  /**
    * Reads the file, expecting rejection, and checks that rejecting it allocated less than 8 MiB.
    *
    * @param file the file

@@ -126,6 +126,7 @@ class FilterSpecTest {
       "classic?targetFpp=NaN               | targetFpp=NaN is not a decimal number",
       "classic?targetFpp=-0.1              | targetFpp=-0.1 is not a decimal number",
       "classic?targetFpp=0x1p-3            | targetFpp=0x1p-3 is not a decimal number",
+      "classic?targetFpp=.9e344            | targetFpp=.9e344 is out of range: at most 1.7976931348623157E308",
       "classic?seed=0x                     | seed=0x is not a whole number",
       "classic?seed=0x1ffffffffffffffff    | seed=0x1ffffffffffffffff is not a whole number",
       "classic?hash=x/y                    | hash=x/y is not a valid hash name",

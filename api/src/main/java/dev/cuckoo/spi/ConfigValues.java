@@ -68,7 +68,8 @@ public final class ConfigValues {
   }
 
   /**
-   * Reads a non-negative decimal number such as {@code 0.001} or {@code 1e-3}.
+   * Reads a non-negative decimal number such as {@code 0.001} or {@code 1e-3}; one too large for
+   * a {@code double} (such as {@code 1e999}) is out of range.
    *
    * @param key the key, for the message
    * @param value the text
@@ -79,7 +80,13 @@ public final class ConfigValues {
       throw new IllegalArgumentException(
           key + "=" + value + " is not a decimal number such as 0.001 or 1e-3");
     }
-    return Double.parseDouble(value);
+    double d = Double.parseDouble(value);
+    if (Double.isInfinite(d)) {
+      // Double.toString would write it back as "Infinity", which no config string parses.
+      throw new IllegalArgumentException(
+          key + "=" + value + " is out of range: at most " + Double.MAX_VALUE);
+    }
+    return d;
   }
 
   /**

@@ -74,6 +74,7 @@ final class SubFilterChain {
   private final int maxPageBytes;
   private final SubFilter[] filters = new SubFilter[MAX_SUB_FILTERS];
   private int count;
+  private long memoryLimit = Runtime.getRuntime().maxMemory();
   private long items;
   private long deletes;
 
@@ -192,13 +193,30 @@ final class SubFilterChain {
     }
     long buckets = bucketsOf(count);
     // Where RedisBloom's allocation would fail ("MemAllocFailed"), the insert is refused: a
-    // sub-filter larger than the whole heap cannot be allocated.
-    if (buckets < 0 || buckets * bucketSize > Runtime.getRuntime().maxMemory()) {
+    // chain cannot outgrow the heap. Copies of one key reach this fast: every 2*bucketSize of
+    // them add a sub-filter, expansion times larger than the last.
+    if (buckets < 0 || buckets * bucketSize > memoryLimit - dataBytes()) {
       return false;
     }
-    filters[count] = new SubFilter(buckets, bucketSize, maxPageBytes);
+    SubFilter grown;
+    try {
+      grown = new SubFilter(buckets, bucketSize, maxPageBytes);
+    } catch (OutOfMemoryError e) {
+      // The heap is shared, so less than the limit may be free. Only this allocation failed,
+      // before the chain changed: refusing the insert leaves the filter as it was.
+      return false;
+    }
+    filters[count] = grown;
     count++;
     return true;
+  }
+
+  /**
+   * Sets the most bytes the chain's tables may take together (by default the heap's maximum);
+   * growth beyond it is refused like a failed allocation. For tests.
+   */
+  void memoryLimit(long bytes) {
+    memoryLimit = bytes;
   }
 
   /** CF.EXISTS. */

@@ -236,6 +236,23 @@ class ScalableCuckooFilterTest {
     assertTrue(f.add("another key"), "a key with room is still taken");
   }
 
+  @Test
+  void aChainThatWouldOutgrowTheHeapIsRefusedLikeAFailedAllocation() {
+    // Copies of one key grow a chain by expansion^i (found by fuzzing: repeated adds of one
+    // key to this config died of OutOfMemoryError). With a 1 MiB limit: 8 bytes, then 16, 32,
+    // .. 2^19 bytes (about 1 MiB in all), and the next is refused.
+    ScalableCuckooFilter f = create("scalable?capacity=8&bucketSize=1&expansion=2");
+    f.chain().memoryLimit(1 << 20);
+    // A key whose two buckets differ in every sub-filter (they do in the first, of 8).
+    String key = keyWhere("same-", h -> ((SubFilter.alternate(h, SubFilterChain.fingerprint(h)) ^ h) & 7) != 0);
+    int added = addUntilRefused(f, key);
+    assertEquals(17, f.subFilterCount());
+    assertTrue(f.chain().dataBytes() <= 1 << 20, f.chain().dataBytes() + " bytes");
+    assertEquals(2 * 17, added, "each sub-filter holds two copies");
+    assertEquals(added, f.count(key));
+    assertTrue(f.mightContain(key));
+  }
+
   // ---------------------------------------------------------------- delete and compaction
 
   @Test

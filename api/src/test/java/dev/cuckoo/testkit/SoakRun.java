@@ -21,7 +21,7 @@ import java.util.SplittableRandom;
  * <p>The load moves in waves: the run alternates phases that mostly add (until a refusal, or the
  * key pool is used up) with phases that mostly remove (until the filter is a quarter full), so a
  * fixed-size filter spends much of the run near its limit and refuses adds. Keys come from a pool
- * of 1.3 times the capacity, in every form, so duplicates happen.
+ * of 1.3 times the capacity distinct keys, in every form, drawn at random, so duplicates happen.
  */
 public final class SoakRun {
   /** Operations per run: 10^7, or {@code -Dcuckoo.soak.operations=N}. */
@@ -63,10 +63,17 @@ public final class SoakRun {
     String where = "[" + config + ", soak seed " + seed + ": rerun with -Dcuckoo.test.seed=" + seed + "]";
     long capacity = f.spec().capacity().getAsLong();
     int poolSize = (int) Math.min(Integer.MAX_VALUE - 8, capacity * 13 / 10 + 16);
+    // Distinct keys, mostly of 8 bytes (cheap to hold), every tenth of any form. Duplicates come
+    // from drawing a key again; a pool with repeats (random keys are often empty) would pile
+    // hundreds of copies of one key into its two buckets, which fills a scalable chain's 32
+    // sub-filters with that key alone.
     List<TestKey> pool = new ArrayList<>(poolSize);
-    for (int i = 0; i < poolSize; i++) {
-      // Mostly 8-byte keys (cheap to hold); every tenth a random key of any form.
-      pool.add(i % 10 == 0 ? TestKey.random(r) : TestKey.ofLong(r.nextLong()));
+    java.util.Set<TestKey> seen = new java.util.HashSet<>();
+    while (pool.size() < poolSize) {
+      TestKey k = pool.size() % 10 == 0 ? TestKey.random(r) : TestKey.ofLong(r.nextLong());
+      if (seen.add(k)) {
+        pool.add(k);
+      }
     }
     KeyMultiset model = new KeyMultiset();
     boolean filling = true;

@@ -22,8 +22,9 @@ import java.util.Objects;
  *   <li>{@code add} is {@code CF.ADD}: {@code false} where RedisBloom answers "filter is full"
  *       (expansion 0, after the kick loop failed and was undone) or "Maximum expansions reached"
  *       (the chain already has 32 sub-filters: then every insert is refused, room or not), and
- *       where RedisBloom's allocation of a new sub-filter fails (here: one larger than the
- *       heap's maximum, or than 2^46 bytes);
+ *       where RedisBloom's allocation of a new sub-filter fails (here: one that would make the
+ *       chain larger than the heap's maximum, or itself larger than 2^46 bytes, or whose
+ *       allocation fails); many copies of one key grow a chain to that point quickly;
  *   <li>{@code addIfAbsent} is {@code CF.ADDNX}; {@code mightContain} is {@code CF.EXISTS};
  *   <li>{@code count} is {@code CF.COUNT}: the copies of the fingerprint in both candidate
  *       buckets of every sub-filter, a bucket counted twice when both candidates are the same one;

@@ -54,7 +54,8 @@ public final class SoakRun {
   /**
    * Runs it, failing on the first broken promise.
    *
-   * @return the summary line: operations, refused adds, round trips, false negatives (0), time
+   * @return the summary line: operations, refused adds, round trips, false negatives (0), time,
+   *     seed
    */
   public String run() {
     long start = System.nanoTime();
@@ -154,7 +155,8 @@ public final class SoakRun {
     assertTrue(refused > 0 || !refusesWhenFull(f), where + ": " + operations + " operations never reached a refused add");
     double seconds = (System.nanoTime() - start) / 1e9;
     return String.format("soak %s: %,d operations, %,d refused adds, %,d round trips, %d clears, peak size %,d,"
-        + " false negatives 0, %.1f s", config, operations, refused, roundTrips, clears, peakSize, seconds);
+        + " false negatives 0, %.1f s, seed %d", config, operations, refused, roundTrips, clears, peakSize, seconds,
+        seed);
   }
 
   /** @return refused adds so far */

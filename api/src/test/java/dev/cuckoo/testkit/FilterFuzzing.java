@@ -15,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -163,11 +164,24 @@ public final class FilterFuzzing {
   }
 
   /**
+   * The folder where Jazzer looks for a fuzz test's committed inputs, relative to the module:
+   * {@code src/test/resources/<package>/<TestClass>Inputs/<method>}.
+   *
+   * @param test the fuzz test's class
+   * @param method the fuzz test's method
+   * @return the folder
+   */
+  public static Path inputsOf(Class<?> test, String method) {
+    return Paths.get("src/test/resources", test.getPackageName().replace('.', '/'),
+        test.getSimpleName() + "Inputs", method);
+  }
+
+  /**
    * Writes seed inputs for {@link #readFile}: for each spec, filters of it holding no key, a few
    * and many (to its first refusal, or twice the capacity of a growing one), each as a whole file (mode 0) and as the payload in spec
    * mode (mode 1).
    *
-   * @param dir the fuzz test's inputs folder, {@code <TestClass>Inputs/<method>}
+   * @param dir the fuzz test's inputs folder ({@link #inputsOf})
    * @param specs the same list the fuzz test passes to {@link #readFile}
    * @throws IOException if writing fails
    */

@@ -3,7 +3,6 @@ package dev.cuckoo.classic;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.cuckoo.testkit.FilterFuzzing;
 import java.io.IOException;
-import java.nio.file.Paths;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -33,6 +32,6 @@ class ClassicFuzzTest {
   @Test
   @EnabledIfSystemProperty(named = "cuckoo.fuzz.seeds", matches = "true")
   void writeSeeds() throws IOException {
-    FilterFuzzing.writeReadSeeds(Paths.get("src/test/resources/dev/cuckoo/classic/ClassicFuzzTestInputs/read"), SPECS);
+    FilterFuzzing.writeReadSeeds(FilterFuzzing.inputsOf(ClassicFuzzTest.class, "read"), SPECS);
   }
 }

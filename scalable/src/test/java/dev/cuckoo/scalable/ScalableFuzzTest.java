@@ -102,9 +102,8 @@ class ScalableFuzzTest {
   @Test
   @EnabledIfSystemProperty(named = "cuckoo.fuzz.seeds", matches = "true")
   void writeSeeds() throws IOException {
-    Path inputs = Paths.get("src/test/resources/dev/cuckoo/scalable/ScalableFuzzTestInputs");
-    FilterFuzzing.writeReadSeeds(inputs.resolve("read"), SPECS);
-    Path dumps = inputs.resolve("loadDump");
+    FilterFuzzing.writeReadSeeds(FilterFuzzing.inputsOf(ScalableFuzzTest.class, "read"), SPECS);
+    Path dumps = FilterFuzzing.inputsOf(ScalableFuzzTest.class, "loadDump");
     Files.createDirectories(dumps);
     try (Stream<Path> vectors = Files.list(Paths.get("src/test/resources/redisbloom"))) {
       for (Path vector : (Iterable<Path>) vectors.filter(Files::isDirectory).sorted()::iterator) {

@@ -3,7 +3,6 @@ package dev.cuckoo.semisorted;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.cuckoo.testkit.FilterFuzzing;
 import java.io.IOException;
-import java.nio.file.Paths;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -32,6 +31,6 @@ class SemiSortedFuzzTest {
   @Test
   @EnabledIfSystemProperty(named = "cuckoo.fuzz.seeds", matches = "true")
   void writeSeeds() throws IOException {
-    FilterFuzzing.writeReadSeeds(Paths.get("src/test/resources/dev/cuckoo/semisorted/SemiSortedFuzzTestInputs/read"), SPECS);
+    FilterFuzzing.writeReadSeeds(FilterFuzzing.inputsOf(SemiSortedFuzzTest.class, "read"), SPECS);
   }
 }

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -63,8 +62,7 @@ class VariantsFuzzTest {
   @Test
   @EnabledIfSystemProperty(named = "cuckoo.fuzz.seeds", matches = "true")
   void writeSeeds() throws IOException {
-    Path inputs = Paths.get("src/test/resources/dev/cuckoo/docs/fuzz/VariantsFuzzTestInputs");
-    FilterFuzzing.writeConfigSeeds(inputs.resolve("config"), List.of(
+    FilterFuzzing.writeConfigSeeds(FilterFuzzing.inputsOf(VariantsFuzzTest.class, "config"), List.of(
         "classic?capacity=1000&fingerprintBits=12&bucketSize=4&hash=xxh3",
         "classic?capacity=1000&targetFpp=0.001&seed=0x9e3779b97f4a7c15&maxKicks=20",
         "semi-sorted?capacity=5000&fingerprintBits=13",
@@ -74,7 +72,7 @@ class VariantsFuzzTest {
         "classic?capacity=99999999999&fingerprintBits=4&bucketSize=8",
         "scalable?capacity=2&bucketSize=1",
         "semi-sorted?capacity=1&bucketSize=4&fingerprintBits=32&hash=wyhash"));
-    Path ops = inputs.resolve("operations");
+    Path ops = FilterFuzzing.inputsOf(VariantsFuzzTest.class, "operations");
     Files.createDirectories(ops);
     SplittableRandom r = new SplittableRandom(8);
     for (int c = 0; c < CONFIGS.size(); c++) {

@@ -60,8 +60,15 @@ public final class ConcurrentUse {
     this.seed = BASE_SEED ^ config.hashCode();
   }
 
-  /** What a run did, for the soak test's report. */
-  public record Outcome(long operations, long stored, long refused, long millis) {}
+  /**
+   * What a run did, for the soak test's report.
+   *
+   * @param operations the adds, removes and lookups made
+   * @param stored the keys left in the filter
+   * @param notAdded adds that returned false: refused, or an addIfAbsent of a false positive
+   * @param millis the time the run took
+   */
+  public record Outcome(long operations, long stored, long notAdded, long millis) {}
 
   /**
    * Runs the writers and readers to the end and checks the filter.

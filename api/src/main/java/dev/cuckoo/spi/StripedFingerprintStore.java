@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.LongAdder;
  * state. Lookups, counts and adds that need no kick allocate nothing. The table must store its
  * buckets back to back in {@code long[]} words and write a bucket by storing only to the words
  * it occupies.
+ *
+ * @param <T> the table type
  */
 public final class StripedFingerprintStore<T extends SearchableTable> implements CuckooStore {
 

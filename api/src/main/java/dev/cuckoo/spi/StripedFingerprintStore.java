@@ -46,8 +46,8 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
    * The stash has the extra stripe, locked after any table stripe. A fingerprint enters or
    * leaves it only under the locks of both its buckets as well, so a lookup that validates its
    * two stripes has seen the key's stash entries constant; it reads the stash (under the
-   * stash's own version, as other keys' entries move around in it) only while the count, a
-   * volatile, says it holds something.
+   * stash's own version, as other keys' entries move around in it) only while its count says
+   * it holds something.
    *
    * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
    *     Better Than Bloom", CoNEXT 2014.
@@ -68,8 +68,12 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
   private final int slots;
   private final int maxKicks;
   private final LongAdder size = new LongAdder();
-  /** The stash's size, for lookups to test without reading the stash. */
-  private volatile int stashed;
+  /**
+   * The stash's size, for lookups to test without reading the stash. Written under the stash's
+   * lock and the key's stripes, so a lookup that read those stripes' versions with acquire sees
+   * every change that concerns its key; a plain field is enough.
+   */
+  private int stashed;
   private final AtomicLong seeds;
   private final ThreadLocal<Path> paths;
 
@@ -114,28 +118,27 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
 
   // ---------------------------------------------------------------- lookups: no locks
 
+  /**
+   * {@inheritDoc} A {@code true} read from a bucket is returned at once: a read torn by a
+   * concurrent writer can only make a lookup true, which a filter may always answer, so only a
+   * {@code false} waits for the versions to confirm it.
+   */
   @Override
   public boolean mightContain(long keyHash) {
-    T t = table;
-    long bucket1 = t.bucketIndex(keyHash);
-    int fingerprint = t.fingerprint(keyHash);
-    long bucket2 = t.alternate(bucket1, fingerprint);
-    int stripe1 = locks.stripe(bucket1);
-    int stripe2 = locks.stripe(bucket2);
-    for (int retries = 0; ; retries++) {
-      int version1 = locks.version(stripe1);
-      int version2 = locks.version(stripe2);
-      boolean found = t.contains(bucket1, bucket2, fingerprint)
-          || (stashed != 0 && stashCount(bucket1, bucket2, fingerprint) != 0);
-      if (locks.unchanged(stripe1, version1, stripe2, version2)) {
-        return found;
-      }
-      StripeLocks.backOff(retries);
-    }
+    return probe(keyHash, false) != 0;
   }
 
   @Override
   public long count(long keyHash) {
+    return probe(keyHash, true);
+  }
+
+  /**
+   * Reads the key's buckets (and the stash, if it holds anything) under its stripes' versions.
+   *
+   * @return the copies of its fingerprint if {@code counting}, else non-zero if any is there
+   */
+  private long probe(long keyHash, boolean counting) {
     T t = table;
     long bucket1 = t.bucketIndex(keyHash);
     int fingerprint = t.fingerprint(keyHash);
@@ -145,9 +148,18 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
     for (int retries = 0; ; retries++) {
       int version1 = locks.version(stripe1);
       int version2 = locks.version(stripe2);
-      // The bucket count is even, so the two buckets differ and no slot is counted twice.
-      long n = t.count(bucket1, bucket2, fingerprint)
-          + (stashed != 0 ? stashCount(bucket1, bucket2, fingerprint) : 0);
+      long n;
+      if (counting) {
+        // The bucket count is even, so the two buckets differ and no slot is counted twice.
+        n = t.count(bucket1, bucket2, fingerprint);
+      } else if (t.contains(bucket1, bucket2, fingerprint)) {
+        return 1;
+      } else {
+        n = 0;
+      }
+      if (stashed != 0) {
+        n += stashCount(bucket1, bucket2, fingerprint);
+      }
       if (locks.unchanged(stripe1, version1, stripe2, version2)) {
         return n;
       }
@@ -403,7 +415,7 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
     private long random;
 
     Path(long seed) {
-      this.random = (seed ^ SEED_STEP) * 0xBF58476D1CE4E5B9L | 1;
+      this.random = KickPath.seedState(seed);
     }
 
     /**
@@ -519,14 +531,9 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
       }
     }
 
-    /** Marsaglia's xorshift64, as in {@link KickPath}. */
     private long next() {
-      long x = random;
-      x ^= x << 13;
-      x ^= x >>> 7;
-      x ^= x << 17;
-      random = x;
-      return x;
+      random = KickPath.xorshift(random);
+      return random;
     }
   }
 }

@@ -159,14 +159,7 @@ public final class ConcurrentUse {
         operations[id] = lookupsPerReader;
       }, "reader-" + t));
     }
-    for (Thread t : threads) {
-      t.setUncaughtExceptionHandler((th, e) -> errors.add(where + " " + th.getName() + " threw " + e));
-      t.start();
-    }
-    for (Thread t : threads) {
-      t.join();
-    }
-    assertTrue(errors.isEmpty(), errors.size() + " errors, the first: " + errors.stream().limit(3).toList());
+    runAll(threads, errors, where);
     long expected = 0;
     long totalRefused = 0;
     for (int w = 0; w < writers; w++) {
@@ -252,14 +245,7 @@ public final class ConcurrentUse {
         }
       }, "reader-" + t));
     }
-    for (Thread t : threads) {
-      t.setUncaughtExceptionHandler((th, e) -> errors.add(where + " " + th.getName() + " threw " + e));
-      t.start();
-    }
-    for (Thread t : threads) {
-      t.join();
-    }
-    assertTrue(errors.isEmpty(), errors.size() + " errors, the first: " + errors.stream().limit(3).toList());
+    runAll(threads, errors, where);
     long count = 0;
     long refusals = 0;
     for (int w = 0; w < writers; w++) {
@@ -275,6 +261,19 @@ public final class ConcurrentUse {
     assertTrue(refusals > 0, where + ": no add was refused; the test did not reach contention at capacity");
     assertEquals(count, filter.size(), where + ": size differs from the accepted keys");
     return refusals;
+  }
+
+  /** Starts the threads, waits for them all, and fails with the first errors they reported. */
+  private static void runAll(List<Thread> threads, ConcurrentLinkedQueue<String> errors, String where)
+      throws InterruptedException {
+    for (Thread t : threads) {
+      t.setUncaughtExceptionHandler((th, e) -> errors.add(where + " " + th.getName() + " threw " + e));
+      t.start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertTrue(errors.isEmpty(), errors.size() + " errors, the first: " + errors.stream().limit(3).toList());
   }
 
   private static byte[] write(CuckooFilter filter) {

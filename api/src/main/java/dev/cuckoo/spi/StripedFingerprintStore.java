@@ -98,7 +98,7 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
     this.size.add(size);
     this.stashed = stash.size();
     this.seeds = new AtomicLong(seed);
-    this.paths = ThreadLocal.withInitial(() -> new Path(seeds.getAndAdd(SEED_STEP)));
+    this.paths = ThreadLocal.withInitial(() -> new Path(maxKicks, slots, seeds.getAndAdd(SEED_STEP)));
   }
 
   /** @return the number of stripes the table's buckets are locked in */
@@ -210,11 +210,11 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
     }
     Path path = paths.get();
     for (int search = 0; search < SEARCHES; search++) {
-      int moves = path.search(bucket1, bucket2);
+      int moves = search(path, bucket1, bucket2);
       if (moves < 0) {
         break;
       }
-      if (!path.moveAlong(moves)) {
+      if (!moveAlong(path, moves)) {
         continue;
       }
       locks.lock(stripe1, stripe2);
@@ -406,132 +406,139 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
 
   // ---------------------------------------------------------------- relocation
 
-  /** One thread's relocation path: preallocated, so a kick allocates nothing after the first. */
-  private final class Path {
-    private final long[] buckets = new long[maxKicks];
-    private final int[] fingerprints = new int[maxKicks];
+  /**
+   * Searches, changing nothing, for fingerprints to move so that bucket1 or bucket2 gets a free
+   * slot.
+   *
+   * @return the number of moves, in the path's buckets and fingerprints (0: a bucket has room
+   *     now), or -1 if no path was found within maxKicks steps
+   */
+  private int search(Path path, long bucket1, long bucket2) {
+    if (maxKicks == 0) {
+      return -1;
+    }
+    for (int side = 0; side < 2; side++) {
+      long bucket = side == 0 ? bucket1 : bucket2;
+      if (read(bucket, path.row) > 0) {
+        return 0;
+      }
+      for (int slot = 0; slot < slots; slot++) {
+        int resident = path.row[slot];
+        if (hasRoom(table.alternate(bucket, resident))) {
+          path.buckets[0] = bucket;
+          path.fingerprints[0] = resident;
+          return 1;
+        }
+      }
+    }
+    long bucket = (path.next() & 1) == 0 ? bucket1 : bucket2;
+    if (read(bucket, path.row) > 0) {
+      return 0;
+    }
+    for (int k = 0; k < maxKicks; k++) {
+      // The bucket was full when read: every slot of the row holds a fingerprint.
+      int resident = path.row[(int) PartialKeyHashing.reduce(path.next(), slots)];
+      path.buckets[k] = bucket;
+      path.fingerprints[k] = resident;
+      bucket = table.alternate(bucket, resident);
+      if (read(bucket, path.row) > 0) {
+        return k + 1;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Makes the moves of a path, the last first.
+   *
+   * @return {@code false} if another writer changed the path first
+   */
+  private boolean moveAlong(Path path, int moves) {
+    for (int k = moves - 1; k >= 0; k--) {
+      if (!move(path.buckets[k], path.fingerprints[k])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Moves one copy of the fingerprint from the bucket to its other one, if both allow. */
+  private boolean move(long from, int fingerprint) {
+    long to = table.alternate(from, fingerprint);
+    int stripeFrom = locks.stripe(from);
+    int stripeTo = locks.stripe(to);
+    locks.lock(stripeFrom, stripeTo);
+    try {
+      locks.beginWrite(stripeFrom, stripeTo);
+      try {
+        if (!table.remove(from, fingerprint)) {
+          return false;
+        }
+        if (table.insert(to, fingerprint)) {
+          return true;
+        }
+        table.insert(from, fingerprint); // the slot it just left
+        return false;
+      } finally {
+        locks.endWrite(stripeFrom, stripeTo);
+      }
+    } finally {
+      locks.unlock(stripeFrom, stripeTo);
+    }
+  }
+
+  /** Copies the bucket's fingerprints into {@code row}, under its stripe's lock; returns its empty slots. */
+  private int read(long bucket, int[] row) {
+    int stripe = locks.stripe(bucket);
+    locks.lock(stripe);
+    try {
+      int empty = 0;
+      for (int slot = 0; slot < slots; slot++) {
+        int fingerprint = table.fingerprintAt(bucket, slot);
+        row[slot] = fingerprint;
+        empty += fingerprint == 0 ? 1 : 0;
+      }
+      return empty;
+    } finally {
+      locks.unlock(stripe);
+    }
+  }
+
+  private boolean hasRoom(long bucket) {
+    int stripe = locks.stripe(bucket);
+    locks.lock(stripe);
+    try {
+      for (int slot = 0; slot < slots; slot++) {
+        if (table.fingerprintAt(bucket, slot) == 0) {
+          return true;
+        }
+      }
+      return false;
+    } finally {
+      locks.unlock(stripe);
+    }
+  }
+
+  /**
+   * One thread's relocation path, preallocated so that a kick allocates nothing after the
+   * thread's first. It refers to nothing of the store: a thread-local value that did would keep
+   * the store (and its table) alive as long as the thread.
+   */
+  private static final class Path {
+    final long[] buckets;
+    final int[] fingerprints;
     /** The fingerprints of the bucket read last. */
-    private final int[] row = new int[slots];
+    final int[] row;
     private long random;
 
-    Path(long seed) {
+    Path(int maxKicks, int slots, long seed) {
+      this.buckets = new long[maxKicks];
+      this.fingerprints = new int[maxKicks];
+      this.row = new int[slots];
       this.random = KickPath.seedState(seed);
     }
 
-    /**
-     * Searches, changing nothing, for fingerprints to move so that bucket1 or bucket2 gets a
-     * free slot.
-     *
-     * @return the number of moves, in {@link #buckets} and {@link #fingerprints} (0: a bucket
-     *     has room now), or -1 if no path was found within maxKicks steps
-     */
-    int search(long bucket1, long bucket2) {
-      if (maxKicks == 0) {
-        return -1;
-      }
-      for (int side = 0; side < 2; side++) {
-        long bucket = side == 0 ? bucket1 : bucket2;
-        if (read(bucket) > 0) {
-          return 0;
-        }
-        for (int slot = 0; slot < slots; slot++) {
-          int resident = row[slot];
-          if (hasRoom(table.alternate(bucket, resident))) {
-            buckets[0] = bucket;
-            fingerprints[0] = resident;
-            return 1;
-          }
-        }
-      }
-      long bucket = (next() & 1) == 0 ? bucket1 : bucket2;
-      if (read(bucket) > 0) {
-        return 0;
-      }
-      for (int k = 0; k < maxKicks; k++) {
-        // The bucket was full when read: every slot of the row holds a fingerprint.
-        int resident = row[(int) PartialKeyHashing.reduce(next(), slots)];
-        buckets[k] = bucket;
-        fingerprints[k] = resident;
-        bucket = table.alternate(bucket, resident);
-        if (read(bucket) > 0) {
-          return k + 1;
-        }
-      }
-      return -1;
-    }
-
-    /**
-     * Makes the moves of a path, the last first.
-     *
-     * @return {@code false} if another writer changed the path first
-     */
-    boolean moveAlong(int moves) {
-      for (int k = moves - 1; k >= 0; k--) {
-        if (!move(buckets[k], fingerprints[k])) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    /** Moves one copy of the fingerprint from the bucket to its other one, if both allow. */
-    private boolean move(long from, int fingerprint) {
-      long to = table.alternate(from, fingerprint);
-      int stripeFrom = locks.stripe(from);
-      int stripeTo = locks.stripe(to);
-      locks.lock(stripeFrom, stripeTo);
-      try {
-        locks.beginWrite(stripeFrom, stripeTo);
-        try {
-          if (!table.remove(from, fingerprint)) {
-            return false;
-          }
-          if (table.insert(to, fingerprint)) {
-            return true;
-          }
-          table.insert(from, fingerprint); // the slot it just left
-          return false;
-        } finally {
-          locks.endWrite(stripeFrom, stripeTo);
-        }
-      } finally {
-        locks.unlock(stripeFrom, stripeTo);
-      }
-    }
-
-    /** Copies the bucket's fingerprints into {@link #row}; returns its empty slots. */
-    private int read(long bucket) {
-      int stripe = locks.stripe(bucket);
-      locks.lock(stripe);
-      try {
-        int empty = 0;
-        for (int slot = 0; slot < slots; slot++) {
-          int fingerprint = table.fingerprintAt(bucket, slot);
-          row[slot] = fingerprint;
-          empty += fingerprint == 0 ? 1 : 0;
-        }
-        return empty;
-      } finally {
-        locks.unlock(stripe);
-      }
-    }
-
-    private boolean hasRoom(long bucket) {
-      int stripe = locks.stripe(bucket);
-      locks.lock(stripe);
-      try {
-        for (int slot = 0; slot < slots; slot++) {
-          if (table.fingerprintAt(bucket, slot) == 0) {
-            return true;
-          }
-        }
-        return false;
-      } finally {
-        locks.unlock(stripe);
-      }
-    }
-
-    private long next() {
+    long next() {
       random = KickPath.xorshift(random);
       return random;
     }

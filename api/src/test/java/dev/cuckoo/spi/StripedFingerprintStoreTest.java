@@ -83,6 +83,27 @@ class StripedFingerprintStoreTest {
   }
 
   @Test
+  void aThreadThatKickedDoesNotKeepTheStoreAlive() throws InterruptedException {
+    // The thread-local path of a kick must not refer to its store: a pool thread would keep
+    // the store and its table alive for good.
+    java.lang.ref.WeakReference<StripedFingerprintStore<ArrayTable>> ref = storeThatKicked();
+    for (int i = 0; i < 20 && ref.get() != null; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertTrue(ref.get() == null, "the store is still reachable after the thread that kicked in it moved on");
+  }
+
+  private static java.lang.ref.WeakReference<StripedFingerprintStore<ArrayTable>> storeThatKicked() {
+    StripedFingerprintStore<ArrayTable> store =
+        new StripedFingerprintStore<>(new ArrayTable(16, 2), new FingerprintStash(3), 64, 50, 1, 0);
+    for (long key = 0; key < 40; key++) {
+      store.add(key * 0x9E3779B97F4A7C15L);
+    }
+    return new java.lang.ref.WeakReference<>(store);
+  }
+
+  @Test
   void writersAndReadersOnSharedBucketsLoseNothing() throws InterruptedException {
     // 64 buckets of 4 filled to about 90% by four writers with disjoint keys: kicks, stash and
     // refusals under contention, and readers checking published keys all along.

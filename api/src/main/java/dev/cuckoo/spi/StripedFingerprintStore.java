@@ -197,25 +197,18 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
     long bucket2 = table.alternate(bucket1, fingerprint);
     int stripe1 = locks.stripe(bucket1);
     int stripe2 = locks.stripe(bucket2);
-    locks.lock(stripe1, stripe2);
-    try {
-      if (ifAbsent && holds(bucket1, bucket2, fingerprint)) {
-        return false;
-      }
-      if (insert(bucket1, bucket2, fingerprint, stripe1, stripe2)) {
-        return true;
-      }
-    } finally {
-      locks.unlock(stripe1, stripe2);
-    }
-    Path path = paths.get();
-    for (int search = 0; search < SEARCHES; search++) {
-      int moves = search(path, bucket1, bucket2);
-      if (moves < 0) {
-        break;
-      }
-      if (!moveAlong(path, moves)) {
-        continue;
+    Path path = null;
+    for (int search = 0; search <= SEARCHES; search++) {
+      if (search > 0) {
+        // Both buckets were full: free a slot along a path, then try again.
+        path = path == null ? paths.get() : path;
+        int moves = search(path, bucket1, bucket2);
+        if (moves < 0) {
+          break;
+        }
+        if (!moveAlong(path, moves)) {
+          continue;
+        }
       }
       locks.lock(stripe1, stripe2);
       try {

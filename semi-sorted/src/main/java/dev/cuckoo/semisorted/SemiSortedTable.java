@@ -204,15 +204,22 @@ abstract class SemiSortedTable implements SearchableTable {
   }
 
   /**
-   * The key of one slot of the bucket at this offset: its nibble from the code, its high bits
-   * from the slot's field. The operations that rewrite a bucket read its keys into locals, not
-   * into a scratch array of the table, so that threads writing different buckets (under
-   * different locks) share nothing but the words of their own buckets.
+   * The sorted nibbles of the bucket at this offset, n0 in bits 0-3 up to n3 in bits 12-15, for
+   * {@link #keyAt}.
    */
-  final long keyAt(long offset, int slot) {
-    int nibble = SemiSortCodec.nibbles(code(offset)) >>> (4 * slot) & 0xF;
+  final int nibblesAt(long offset) {
+    return SemiSortCodec.nibbles(code(offset));
+  }
+
+  /**
+   * The key of one slot of the bucket at this offset: its nibble from {@link #nibblesAt}, its
+   * high bits from the slot's field. The operations that rewrite a bucket read its keys into
+   * locals, not into a scratch array of the table, so that threads writing different buckets
+   * (under different locks) share nothing but the words of their own buckets.
+   */
+  final long keyAt(long offset, int nibbles, int slot) {
     long high = PackedBits.window(words, offset + SemiSortCodec.CODE_BITS + (long) slot * highBits) & highMask;
-    return (long) nibble << 32 | high;
+    return (long) (nibbles >>> (4 * slot) & 0xF) << 32 | high;
   }
 
   /** Sorts four keys and stores them as the bucket at this offset. */
@@ -266,10 +273,11 @@ abstract class SemiSortedTable implements SearchableTable {
   public final boolean insert(long bucket, int fingerprint) {
     long o = offset(bucket);
     if (bucketBits > 64) {
-      if (keyAt(o, 0) != 0) {
+      int n = nibblesAt(o);
+      if (keyAt(o, n, 0) != 0) {
         return false;
       }
-      store(o, key(fingerprint), keyAt(o, 1), keyAt(o, 2), keyAt(o, 3));
+      store(o, key(fingerprint), keyAt(o, n, 1), keyAt(o, n, 2), keyAt(o, n, 3));
       return true;
     }
     // The bucket is one window: move the keys of slots 1..p down one slot and put the new key
@@ -300,16 +308,18 @@ abstract class SemiSortedTable implements SearchableTable {
 
   @Override
   public final int fingerprintAt(long bucket, int slot) {
-    return fingerprintOf(keyAt(offset(bucket), slot));
+    long o = offset(bucket);
+    return fingerprintOf(keyAt(o, nibblesAt(o), slot));
   }
 
   @Override
   public final int evict(long bucket, int slot, int fingerprint) {
     long o = offset(bucket);
-    long k0 = keyAt(o, 0);
-    long k1 = keyAt(o, 1);
-    long k2 = keyAt(o, 2);
-    long k3 = keyAt(o, 3);
+    int n = nibblesAt(o);
+    long k0 = keyAt(o, n, 0);
+    long k1 = keyAt(o, n, 1);
+    long k2 = keyAt(o, n, 2);
+    long k3 = keyAt(o, n, 3);
     long k = key(fingerprint);
     long old = slot == 0 ? k0 : slot == 1 ? k1 : slot == 2 ? k2 : k3;
     store(o, slot == 0 ? k : k0, slot == 1 ? k : k1, slot == 2 ? k : k2, slot == 3 ? k : k3);
@@ -337,10 +347,11 @@ abstract class SemiSortedTable implements SearchableTable {
   /** Replaces one slot holding key {@code from} by {@code to}; false if none holds it. */
   private boolean swap(long bucket, long from, long to) {
     long o = offset(bucket);
-    long k0 = keyAt(o, 0);
-    long k1 = keyAt(o, 1);
-    long k2 = keyAt(o, 2);
-    long k3 = keyAt(o, 3);
+    int n = nibblesAt(o);
+    long k0 = keyAt(o, n, 0);
+    long k1 = keyAt(o, n, 1);
+    long k2 = keyAt(o, n, 2);
+    long k3 = keyAt(o, n, 3);
     if (k0 == from) {
       k0 = to;
     } else if (k1 == from) {
@@ -359,9 +370,10 @@ abstract class SemiSortedTable implements SearchableTable {
   /** @return the occupied slots of the bucket */
   final int occupied(long bucket) {
     long o = offset(bucket);
+    int nibbles = nibblesAt(o);
     int n = 0;
     for (int slot = 0; slot < SLOTS; slot++) {
-      n += keyAt(o, slot) != 0 ? 1 : 0;
+      n += keyAt(o, nibbles, slot) != 0 ? 1 : 0;
     }
     return n;
   }
@@ -383,7 +395,8 @@ abstract class SemiSortedTable implements SearchableTable {
     if (code(o) >= SemiSortCodec.CODES) {
       return false;
     }
-    return keyAt(o, 0) <= keyAt(o, 1) && keyAt(o, 1) <= keyAt(o, 2) && keyAt(o, 2) <= keyAt(o, 3);
+    int n = nibblesAt(o);
+    return keyAt(o, n, 0) <= keyAt(o, n, 1) && keyAt(o, n, 1) <= keyAt(o, n, 2) && keyAt(o, n, 2) <= keyAt(o, n, 3);
   }
 
   /**

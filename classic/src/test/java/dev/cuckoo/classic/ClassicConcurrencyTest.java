@@ -38,7 +38,7 @@ class ClassicConcurrencyTest {
   @Tag("soak")
   void soak() throws InterruptedException {
     ConcurrentUse.Outcome o = new ConcurrentUse(
-        "classic?capacity=1000000&fingerprintBits=16&concurrency=striped", 4, 4, 200_000, 160, 200_000_000).run();
+        "classic?capacity=1000000&fingerprintBits=16&concurrency=striped", 4, 4, 200_000, 320, 400_000_000).run();
     System.out.println("classic soak: " + o);
   }
 }

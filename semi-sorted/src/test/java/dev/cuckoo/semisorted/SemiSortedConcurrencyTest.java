@@ -36,7 +36,7 @@ class SemiSortedConcurrencyTest {
   @Tag("soak")
   void soak() throws InterruptedException {
     ConcurrentUse.Outcome o = new ConcurrentUse(
-        "semi-sorted?capacity=1000000&fingerprintBits=16&concurrency=striped", 4, 4, 200_000, 160, 200_000_000).run();
+        "semi-sorted?capacity=1000000&fingerprintBits=16&concurrency=striped", 4, 4, 200_000, 320, 400_000_000).run();
     System.out.println("semi-sorted soak: " + o);
   }
 }

@@ -1,6 +1,14 @@
 package dev.cuckoo.classic;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.testkit.ConcurrentUse;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,6 +20,22 @@ import org.junit.jupiter.params.provider.ValueSource;
  * that share words.
  */
 class ClassicConcurrencyTest {
+
+  @Test
+  void theOptionIsCheckedKeptInTheSpecAndReadBackFromTheFile() throws IOException {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.create("classic?capacity=1000&concurrency=locked"));
+    assertEquals("concurrency=locked is out of range for variant classic: none, striped", e.getMessage());
+    CuckooFilter f = CuckooFilters.create("classic?capacity=1000&concurrency=striped");
+    assertEquals("striped", f.spec().option("concurrency").orElseThrow());
+    assertEquals(f.spec(), CuckooFilters.create(f.spec().toString()).spec());
+    f.add("x");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    f.writeTo(out);
+    CuckooFilter back = CuckooFilters.read(new ByteArrayInputStream(out.toByteArray()));
+    assertEquals(f.spec(), back.spec());
+    assertEquals("none", CuckooFilters.create("classic?capacity=1000").spec().option("concurrency").orElseThrow());
+  }
 
   /** Three writers, two readers, keys for 90% of the capacity: kicks run under contention. */
   @ParameterizedTest(name = "{0}")

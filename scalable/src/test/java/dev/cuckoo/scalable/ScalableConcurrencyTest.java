@@ -1,6 +1,11 @@
 package dev.cuckoo.scalable;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.testkit.ConcurrentUse;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -9,6 +14,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * that grows while readers look up, and a single table that refuses adds once full.
  */
 class ScalableConcurrencyTest {
+
+  @Test
+  void onlyNoneAndLockedAreAllowed() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.create("scalable?capacity=1000&concurrency=striped"));
+    assertEquals("concurrency=striped is out of range for variant scalable: none, locked", e.getMessage());
+    assertEquals("locked", CuckooFilters.create("scalable?capacity=1000&concurrency=locked")
+        .spec().option("concurrency").orElseThrow());
+  }
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {

@@ -12,11 +12,12 @@ package dev.cuckoo.spi;
  * {@link #remove} takes one copy of the key's fingerprint from either bucket or the stash, so
  * only keys that were added may be removed; {@link #count} counts the copies of the key's
  * fingerprint in both buckets and the stash. The table's bucket count must be even, so that a
- * key's two buckets differ. No method allocates. Not thread-safe.
+ * key's two buckets differ. No method allocates. Not thread-safe: {@link
+ * StripedFingerprintStore} is the one to share between threads.
  *
  * @param <T> the table type
  */
-public final class FingerprintStore<T extends SearchableTable> {
+public final class FingerprintStore<T extends SearchableTable> implements CuckooStore {
 
   /*
    * Fan et al. [1], section 3: a key's hash gives its first bucket i1 and an f-bit fingerprint;
@@ -64,11 +65,13 @@ public final class FingerprintStore<T extends SearchableTable> {
   }
 
   /** @return the items stored, in the table and the stash */
+  @Override
   public long size() {
     return size;
   }
 
   /** @return the slots of the table and of the stash */
+  @Override
   public long capacity() {
     return table.bucketCount() * table.slotsPerBucket() + stash.slots();
   }
@@ -79,6 +82,7 @@ public final class FingerprintStore<T extends SearchableTable> {
    * @param keyHash the key's 64-bit hash
    * @return {@code true} if stored; {@code false} if refused, leaving everything as it was
    */
+  @Override
   public boolean add(long keyHash) {
     long bucket1 = table.bucketIndex(keyHash);
     int fingerprint = table.fingerprint(keyHash);
@@ -99,6 +103,7 @@ public final class FingerprintStore<T extends SearchableTable> {
    * @param keyHash the key's 64-bit hash
    * @return whether either of its buckets or the stash holds its fingerprint
    */
+  @Override
   public boolean mightContain(long keyHash) {
     return table.containsHash(keyHash) || (stashInUse && stashContains(keyHash));
   }
@@ -115,6 +120,7 @@ public final class FingerprintStore<T extends SearchableTable> {
    * @param keyHash the key's 64-bit hash
    * @return {@code false} if neither bucket nor the stash holds it
    */
+  @Override
   public boolean remove(long keyHash) {
     long bucket1 = table.bucketIndex(keyHash);
     int fingerprint = table.fingerprint(keyHash);
@@ -135,6 +141,7 @@ public final class FingerprintStore<T extends SearchableTable> {
    * @param keyHash the key's 64-bit hash
    * @return the copies of its fingerprint in its two buckets and the stash
    */
+  @Override
   public long count(long keyHash) {
     long bucket1 = table.bucketIndex(keyHash);
     int fingerprint = table.fingerprint(keyHash);
@@ -144,10 +151,17 @@ public final class FingerprintStore<T extends SearchableTable> {
   }
 
   /** Empties the table and the stash. */
+  @Override
   public void clear() {
     table.clear();
     stash.clear();
     stashInUse = false;
     size = 0;
+  }
+
+  /** {@inheritDoc} Runs it: a store of one thread does not change while it runs. */
+  @Override
+  public void whileUnchanged(Snapshot action) throws java.io.IOException {
+    action.run();
   }
 }

@@ -56,8 +56,7 @@ public final class KickPath {
     }
     this.maxKicks = maxKicks;
     this.placed = new int[maxKicks];
-    // xorshift needs a non-zero state; mixing spreads small seeds over all 64 bits.
-    this.random = (seed ^ 0x9E3779B97F4A7C15L) * 0xBF58476D1CE4E5B9L | 1;
+    this.random = seedState(seed);
   }
 
   /** @return the most evictions one insert may make */
@@ -121,13 +120,21 @@ public final class KickPath {
     return false;
   }
 
-  /** Marsaglia's xorshift64: enough for picking slots, and a handful of instructions. */
   private long next() {
-    long x = random;
+    random = xorshift(random);
+    return random;
+  }
+
+  /** @return the first state of {@link #xorshift} for a seed: non-zero, small seeds spread */
+  static long seedState(long seed) {
+    return (seed ^ 0x9E3779B97F4A7C15L) * 0xBF58476D1CE4E5B9L | 1;
+  }
+
+  /** Marsaglia's xorshift64: enough for picking slots, and a handful of instructions. */
+  static long xorshift(long x) {
     x ^= x << 13;
     x ^= x >>> 7;
     x ^= x << 17;
-    random = x;
     return x;
   }
 }

@@ -7,8 +7,10 @@ package dev.cuckoo.spi;
  *
  * <p>The contract: {@link #window} reads the 64 bits starting at any bit offset with two word
  * reads, and {@link #write} stores a field of 1 to 64 bits at any bit offset, changing no other
- * bit. Both touch word {@code offset / 64} and the word after it, so an array that fields are
- * read or written in holds one word past its last field's last word (a zero padding word).
+ * bit. A window reads word {@code offset / 64} and the word after it, so an array that fields
+ * are read or written in holds one word past its last field's last word (a zero padding word);
+ * a write stores only to the words its field occupies, so writers of fields in different words
+ * never overwrite each other's bits.
  * Every method is static and allocation-free; {@link #isClearFrom} is the check a reader makes
  * that no bit is set past the last field.
  */
@@ -20,6 +22,10 @@ public final class PackedBits {
    * nothing from the next word: shifting left by 1 and then by ~o (63 - o % 64) shifts by
    * 64 - o % 64 in two steps and by 64 in all, to 0, when o % 64 is 0. A write splits the field
    * the same way: the part that does not fit in word[o/64] is value >>> 1 >>> ~o.
+   *
+   * A write leaves the next word alone when the field ends in word[o/64]: rewriting it with its
+   * own bits would change nothing for one thread, but would undo a concurrent write to that word
+   * by a thread holding the lock of the fields there (StripeLocks).
    */
 
   private PackedBits() {}
@@ -36,7 +42,8 @@ public final class PackedBits {
   }
 
   /**
-   * Stores the low bits of {@code value} selected by {@code mask} at the bit offset.
+   * Stores the low bits of {@code value} selected by {@code mask} at the bit offset, storing to
+   * word {@code offset / 64 + 1} only when the field reaches into it.
    *
    * @param words the array, with at least one word after the one holding bit {@code offset}
    * @param offset a bit offset, at least 0
@@ -48,7 +55,10 @@ public final class PackedBits {
     int w = (int) (offset >>> 6);
     long v = value & mask;
     words[w] = (words[w] & ~(mask << offset)) | (v << offset);
-    words[w + 1] = (words[w + 1] & ~((mask >>> 1) >>> ~offset)) | ((v >>> 1) >>> ~offset);
+    long spill = (mask >>> 1) >>> ~offset;
+    if (spill != 0) {
+      words[w + 1] = (words[w + 1] & ~spill) | ((v >>> 1) >>> ~offset);
+    }
   }
 
   /**

@@ -47,6 +47,20 @@ class PackedBitsTest {
   }
 
   @Test
+  void aWriteTouchesOnlyTheWordsItsFieldOccupies() {
+    // A store of unchanged bits to the next word cannot be seen in one thread, but it undoes a
+    // concurrent writer's change there; an array without that word shows whether it is touched.
+    for (int width = 1; width <= 64; width++) {
+      long mask = -1L >>> (64 - width);
+      for (int offset = 0; offset + width <= 64; offset++) {
+        long[] words = {0x5555_5555_5555_5555L};
+        PackedBits.write(words, offset, -1L, mask);
+        assertEquals(0x5555_5555_5555_5555L | (mask << offset), words[0], width + " bits at " + offset);
+      }
+    }
+  }
+
+  @Test
   void isClearFromLooksAtEveryBitFromTheOffsetOn() {
     long[] words = new long[3];
     assertTrue(PackedBits.isClearFrom(words, 0));

@@ -3,11 +3,11 @@ package dev.cuckoo.classic;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.AbstractCuckooFilter;
 import dev.cuckoo.spi.CuckooSizing;
+import dev.cuckoo.spi.CuckooStore;
 import dev.cuckoo.spi.FingerprintStash;
-import dev.cuckoo.spi.FingerprintStore;
-import dev.cuckoo.spi.KickPath;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
+import java.io.OutputStream;
 
 /**
  * The classic cuckoo filter: partial-key cuckoo hashing over a {@link BucketTable} with two
@@ -41,7 +41,7 @@ final class ClassicFilter extends AbstractCuckooFilter {
   /** Bytes of the payload before the table's words. */
   static final int PAYLOAD_HEADER_BYTES = Integer.BYTES + 3 * Long.BYTES;
 
-  private final FingerprintStore<BucketTable> store;
+  private final CuckooStore store;
   private final BucketTable table;
   private final FingerprintStash stash;
   private final long buckets;
@@ -64,7 +64,7 @@ final class ClassicFilter extends AbstractCuckooFilter {
     super(spec);
     this.table = table;
     this.stash = stash;
-    this.store = new FingerprintStore<>(table, stash, new KickPath(spec.maxKicks().getAsInt(), spec.seed().getAsLong()), size);
+    this.store = CuckooStore.create(spec, table, stash, (long) table.slotsPerBucket() * spec.fingerprintBits().getAsInt(), size);
     this.buckets = table.bucketCount();
     this.bits = spec.fingerprintBits().getAsInt();
   }
@@ -88,6 +88,11 @@ final class ClassicFilter extends AbstractCuckooFilter {
   @Override
   protected boolean addHash(long keyHash) {
     return store.add(keyHash);
+  }
+
+  @Override
+  protected boolean addIfAbsentHash(long keyHash) {
+    return store.addIfAbsent(keyHash);
   }
 
   @Override
@@ -130,6 +135,12 @@ final class ClassicFilter extends AbstractCuckooFilter {
   @Override
   public void clear() {
     store.clear();
+  }
+
+  /** {@inheritDoc} With {@code concurrency=striped}, a snapshot: writers wait until it is written. */
+  @Override
+  public void writeTo(OutputStream out) throws IOException {
+    store.whileUnchanged(() -> super.writeTo(out));
   }
 
   @Override

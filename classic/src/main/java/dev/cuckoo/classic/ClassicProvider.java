@@ -5,6 +5,7 @@ import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.ConfigValues;
+import dev.cuckoo.spi.Concurrency;
 import dev.cuckoo.spi.CuckooSizing;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.FingerprintStash;
@@ -21,7 +22,8 @@ import java.io.IOException;
  * <p>Settings: {@code fingerprintBits} 4..32 (default 12, or derived from {@code targetFpp} as
  * the smallest {@code f} with {@code 2b/2^f <= targetFpp}), {@code bucketSize} 1, 2, 4 or 8
  * (default 4), any installed {@code hash} (default {@code xxh3}) with its {@code seed}, and
- * {@code maxKicks} 0..100000 (default 500). Every shape is supported; 8- and 16-bit
+ * {@code maxKicks} 0..100000 (default 500), and {@code concurrency} {@code none} (default) or
+ * {@code striped}. Every shape is supported; 8- and 16-bit
  * fingerprints in buckets of 4 take a faster path.
  *
  * <p>What a filter promises beyond {@link CuckooFilter}:
@@ -38,6 +40,15 @@ import java.io.IOException;
  *   <li>{@code capacity()} counts the table's slots and the stash's; {@code sizeInBytes()} the
  *       table, the stash and a small table of precomputed alternate-bucket offsets.
  * </ul>
+ *
+ * <p>Thread safety: with {@code concurrency=none} a filter is not thread-safe. With {@code
+ * concurrency=striped} (written in its file, so a filter read back is striped again) every
+ * operation may be called from any number of threads: lookups and counts take no lock (they
+ * read under per-stripe version counters and retry when a writer changed what they read), a
+ * writer locks the stripes of the key's two buckets, {@code addIfAbsent} checks and inserts
+ * under those locks, {@code writeTo} writes a consistent snapshot, and {@code size()} is exact
+ * whenever no writer is running. A lookup that begins after an add returned finds the key. See
+ * {@link dev.cuckoo.spi.StripedFingerprintStore}.
  */
 @AutoService(FilterProvider.class)
 public final class ClassicProvider implements FilterProvider {
@@ -55,6 +66,7 @@ public final class ClassicProvider implements FilterProvider {
           .bucketSizes(4, BUCKET_SIZES)
           .maxKicks(0, 100_000, 500)
           .defaultHash("xxh3")
+          .choiceOption(Concurrency.OPTION, Concurrency.NONE, Concurrency.NONE, Concurrency.STRIPED)
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */

@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * The contract test kit over every fingerprint width the issue names (4, 7, 8, 12, 13, 16, 24,
  * 32: the fast paths, byte-aligned and odd widths, lanes that cross words) and every bucket
- * size, plus a few configs that vary the hash, seed, maxKicks and targetFpp.
+ * size, plus a few configs that vary the hash, seed, maxKicks and targetFpp, and a few with
+ * {@code concurrency=striped}.
  */
 class ClassicContractTest extends CuckooFilterContractTest {
   private static final int[] WIDTHS = {4, 7, 8, 12, 13, 16, 24, 32};
@@ -42,6 +43,13 @@ class ClassicContractTest extends CuckooFilterContractTest {
     configs.add("classic?capacity=7777&targetFpp=0.001&bucketSize=8&hash=wyhash&seed=42");
     configs.add("classic?capacity=5000&fingerprintBits=8&maxKicks=20");
     configs.add("classic?capacity=1&fingerprintBits=13&bucketSize=1");
+    // Thread-safe filters, run by one thread here: the fast paths, packed slots that cross
+    // words (so stripes span several buckets) and a short kick path that fills the stash.
+    configs.add("classic?capacity=6000&fingerprintBits=16&concurrency=striped");
+    configs.add("classic?capacity=4499&fingerprintBits=8&concurrency=striped");
+    configs.add("classic?capacity=2998&fingerprintBits=13&bucketSize=2&concurrency=striped");
+    configs.add("classic?capacity=1500&fingerprintBits=4&bucketSize=1&concurrency=striped");
+    configs.add("classic?capacity=5000&fingerprintBits=12&bucketSize=8&maxKicks=20&concurrency=striped");
     return configs;
   }
 }

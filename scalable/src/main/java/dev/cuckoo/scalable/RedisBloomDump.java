@@ -93,10 +93,16 @@ public final class RedisBloomDump {
    *     variant or hash
    */
   public static Chunk scanDump(CuckooFilter filter, long iterator) {
-    SubFilterChain chain = dumpable(filter);
+    ScalableCuckooFilter dumped = dumpable(filter);
     if (iterator < 0) {
       throw new IllegalArgumentException("iterator " + iterator + " is negative: start with 0");
     }
+    // With concurrency=locked, one chunk is read under the read lock; between calls it is the
+    // caller's to keep writers away, as with CF.SCANDUMP.
+    return dumped.read(() -> chunkAt(dumped.chain(), iterator));
+  }
+
+  private static Chunk chunkAt(SubFilterChain chain, long iterator) {
     if (chain.items() == 0) {
       return new Chunk(0, new byte[0]);
     }
@@ -271,7 +277,7 @@ public final class RedisBloomDump {
     return -1;
   }
 
-  private static SubFilterChain dumpable(CuckooFilter filter) {
+  private static ScalableCuckooFilter dumpable(CuckooFilter filter) {
     Objects.requireNonNull(filter, "filter");
     if (!(filter instanceof ScalableCuckooFilter)) {
       throw new IllegalArgumentException(
@@ -286,6 +292,6 @@ public final class RedisBloomDump {
           "a RedisBloom dump holds fingerprints of hash " + HASH + " with seed 0, but this filter uses hash "
               + hash + " with seed " + seed + ": RedisBloom would not find its keys (use writeTo instead)");
     }
-    return ((ScalableCuckooFilter) filter).chain();
+    return (ScalableCuckooFilter) filter;
   }
 }

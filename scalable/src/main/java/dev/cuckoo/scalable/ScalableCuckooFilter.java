@@ -3,12 +3,19 @@ package dev.cuckoo.scalable;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.AbstractCuckooFilter;
+import dev.cuckoo.spi.Concurrency;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 
 /**
  * RedisBloom's cuckoo filter, the one behind Redis 8's {@code CF.*} commands: a chain of up to
@@ -38,16 +45,45 @@ import java.util.Objects;
  * refused add loses nothing, the kick loop leaving the table byte for byte as before. As in
  * RedisBloom, removing a key that was never added removes another key's fingerprint, and many
  * copies of one key make the chain grow fast (a sub-filter holds at most {@code 2*bucketSize}
- * copies of a key). Not thread-safe.
+ * copies of a key).
+ *
+ * <p>Thread safety: with {@code concurrency=none} (the default) a filter is not thread-safe.
+ * With {@code concurrency=locked} (kept in its file, so a filter read back is locked again)
+ * every method, {@link RedisBloomDump#scanDump} included, takes one read-write lock: writers
+ * ({@code add}, {@code addIfAbsent}, {@code remove}, {@code clear}, {@link #compact()}) one at
+ * a time under its write lock, everything else (lookups, counts, {@code size}, {@link #info()},
+ * {@code writeTo}, which so writes a consistent snapshot) under its read lock, together. A
+ * growing chain moves and reallocates sub-filters, which is why even lookups take a lock here.
  */
 public final class ScalableCuckooFilter extends AbstractCuckooFilter {
   private static final double FINGERPRINT_VALUES = 255.0;
 
   private final SubFilterChain chain;
+  /** The read and write locks of {@code concurrency=locked}; with {@code none}, locks that do nothing. */
+  private final Lock readLock;
+  private final Lock writeLock;
 
   ScalableCuckooFilter(FilterSpec resolved, SubFilterChain chain) {
     super(resolved);
     this.chain = Objects.requireNonNull(chain, "chain");
+    if (Concurrency.is(resolved, Concurrency.LOCKED)) {
+      ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+      this.readLock = lock.readLock();
+      this.writeLock = lock.writeLock();
+    } else {
+      this.readLock = NoLock.INSTANCE;
+      this.writeLock = NoLock.INSTANCE;
+    }
+  }
+
+  /** Runs a read of the chain under the read lock. */
+  <R> R read(Supplier<R> action) {
+    readLock.lock();
+    try {
+      return action.get();
+    } finally {
+      readLock.unlock();
+    }
   }
 
   SubFilterChain chain() {
@@ -56,27 +92,52 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
 
   @Override
   protected boolean addHash(long keyHash) {
-    return chain.insert(keyHash);
+    writeLock.lock();
+    try {
+      return chain.insert(keyHash);
+    } finally {
+      writeLock.unlock();
+    }
   }
 
   @Override
   protected boolean addIfAbsentHash(long keyHash) {
-    return chain.insertIfAbsent(keyHash);
+    writeLock.lock();
+    try {
+      return chain.insertIfAbsent(keyHash);
+    } finally {
+      writeLock.unlock();
+    }
   }
 
   @Override
   protected boolean mightContainHash(long keyHash) {
-    return chain.contains(keyHash);
+    readLock.lock();
+    try {
+      return chain.contains(keyHash);
+    } finally {
+      readLock.unlock();
+    }
   }
 
   @Override
   protected boolean removeHash(long keyHash) {
-    return chain.delete(keyHash);
+    writeLock.lock();
+    try {
+      return chain.delete(keyHash);
+    } finally {
+      writeLock.unlock();
+    }
   }
 
   @Override
   protected long countHash(long keyHash) {
-    return chain.count(keyHash);
+    readLock.lock();
+    try {
+      return chain.count(keyHash);
+    } finally {
+      readLock.unlock();
+    }
   }
 
   /**
@@ -87,12 +148,22 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
    * chain's memory change.
    */
   public void compact() {
-    chain.compact(true);
+    writeLock.lock();
+    try {
+      chain.compact(true);
+    } finally {
+      writeLock.unlock();
+    }
   }
 
   /** @return the sub-filters in the chain, 1..32 ({@code CF.INFO}'s "Number of filters") */
   public int subFilterCount() {
-    return chain.subFilterCount();
+    readLock.lock();
+    try {
+      return chain.subFilterCount();
+    } finally {
+      readLock.unlock();
+    }
   }
 
   /**
@@ -101,8 +172,13 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
    * @throws IndexOutOfBoundsException if there is no such sub-filter
    */
   public long subFilterBuckets(int index) {
-    java.util.Objects.checkIndex(index, chain.subFilterCount());
-    return chain.subFilter(index).numBuckets();
+    readLock.lock();
+    try {
+      java.util.Objects.checkIndex(index, chain.subFilterCount());
+      return chain.subFilter(index).numBuckets();
+    } finally {
+      readLock.unlock();
+    }
   }
 
   /**
@@ -110,7 +186,12 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
    *     deleted"), which is what decides when a delete compacts the chain
    */
   public long deletesSinceCompaction() {
-    return chain.deletes();
+    readLock.lock();
+    try {
+      return chain.deletes();
+    } finally {
+      readLock.unlock();
+    }
   }
 
   /**
@@ -131,31 +212,51 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
    *     iterations"
    */
   public Map<String, Long> info() {
-    Map<String, Long> info = new LinkedHashMap<>();
-    info.put("Size", 40L + 16L * chain.subFilterCount() + chain.dataBytes());
-    info.put("Number of buckets", chain.initialBuckets());
-    info.put("Number of filters", (long) chain.subFilterCount());
-    info.put("Number of items inserted", chain.items());
-    info.put("Number of items deleted", chain.deletes());
-    info.put("Bucket size", (long) chain.bucketSize());
-    info.put("Expansion rate", (long) chain.expansion());
-    info.put("Max iterations", (long) chain.maxIterations());
-    return Collections.unmodifiableMap(info);
+    readLock.lock();
+    try {
+      Map<String, Long> info = new LinkedHashMap<>();
+      info.put("Size", 40L + 16L * chain.subFilterCount() + chain.dataBytes());
+      info.put("Number of buckets", chain.initialBuckets());
+      info.put("Number of filters", (long) chain.subFilterCount());
+      info.put("Number of items inserted", chain.items());
+      info.put("Number of items deleted", chain.deletes());
+      info.put("Bucket size", (long) chain.bucketSize());
+      info.put("Expansion rate", (long) chain.expansion());
+      info.put("Max iterations", (long) chain.maxIterations());
+      return Collections.unmodifiableMap(info);
+    } finally {
+      readLock.unlock();
+    }
   }
 
   @Override
   public long size() {
-    return chain.items();
+    readLock.lock();
+    try {
+      return chain.items();
+    } finally {
+      readLock.unlock();
+    }
   }
 
   @Override
   public long capacity() {
-    return chain.dataBytes();
+    readLock.lock();
+    try {
+      return chain.dataBytes();
+    } finally {
+      readLock.unlock();
+    }
   }
 
   @Override
   public long sizeInBytes() {
-    return chain.dataBytes();
+    readLock.lock();
+    try {
+      return chain.dataBytes();
+    } finally {
+      readLock.unlock();
+    }
   }
 
   /**
@@ -168,19 +269,40 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
    */
   @Override
   public double expectedFpp() {
-    double none = 1.0;
-    int probes = 2 * chain.bucketSize();
-    for (int i = 0; i < chain.subFilterCount(); i++) {
-      SubFilter s = chain.subFilter(i);
-      double load = (double) s.occupied() / s.bytes();
-      none *= Math.pow(1.0 - load / FINGERPRINT_VALUES, probes);
+    readLock.lock();
+    try {
+      double none = 1.0;
+      int probes = 2 * chain.bucketSize();
+      for (int i = 0; i < chain.subFilterCount(); i++) {
+        SubFilter s = chain.subFilter(i);
+        double load = (double) s.occupied() / s.bytes();
+        none *= Math.pow(1.0 - load / FINGERPRINT_VALUES, probes);
+      }
+      return 1.0 - none;
+    } finally {
+      readLock.unlock();
     }
-    return 1.0 - none;
   }
 
   @Override
   public void clear() {
-    chain.clear();
+    writeLock.lock();
+    try {
+      chain.clear();
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** {@inheritDoc} With {@code concurrency=locked}, under the read lock: a consistent snapshot. */
+  @Override
+  public void writeTo(OutputStream out) throws IOException {
+    readLock.lock();
+    try {
+      super.writeTo(out);
+    } finally {
+      readLock.unlock();
+    }
   }
 
   @Override
@@ -193,5 +315,34 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
   protected void writePayload(PayloadOutput out) throws IOException {
     out.write(DumpHeader.of(chain).encode());
     chain.writeTo(out);
+  }
+
+  /** The lock of {@code concurrency=none}: taking it does nothing. */
+  private static final class NoLock implements Lock {
+    static final NoLock INSTANCE = new NoLock();
+
+    @Override
+    public void lock() {}
+
+    @Override
+    public void lockInterruptibly() {}
+
+    @Override
+    public boolean tryLock() {
+      return true;
+    }
+
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) {
+      return true;
+    }
+
+    @Override
+    public void unlock() {}
+
+    @Override
+    public Condition newCondition() {
+      throw new UnsupportedOperationException("a filter with concurrency=none has no lock");
+    }
   }
 }

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The contract test kit against variant {@code scalable}: filters with {@code expansion=0}, which
  * refuse adds once full, and growing chains with expansion 1, 2 and 3 (rounded to 4), over bucket
- * sizes 1 to 16 and a hash other than RedisBloom's.
+ * sizes 1 to 16 and a hash other than RedisBloom's, and two with {@code concurrency=locked}.
  */
 class ScalableContractTest extends CuckooFilterContractTest {
 
@@ -34,7 +34,9 @@ class ScalableContractTest extends CuckooFilterContractTest {
         "scalable?capacity=4000&bucketSize=2",
         "scalable?capacity=3000&bucketSize=4&expansion=2",
         "scalable?capacity=2000&bucketSize=16&maxKicks=500&expansion=2",
-        "scalable?capacity=3000&bucketSize=3&expansion=3&hash=xxh3&seed=7");
+        "scalable?capacity=3000&bucketSize=3&expansion=3&hash=xxh3&seed=7",
+        "scalable?capacity=4000&bucketSize=4&expansion=0&concurrency=locked",
+        "scalable?capacity=2000&bucketSize=2&expansion=2&concurrency=locked");
   }
 
   /** Only {@code expansion=0} refuses adds when full; any other expansion grows the chain. */

@@ -67,7 +67,7 @@ class ScalableCuckooFilterTest {
   void defaultsAreThoseOfCfReserve() {
     ScalableCuckooFilter f = create("scalable?capacity=1000");
     assertEquals(
-        "scalable?capacity=1000&fingerprintBits=8&bucketSize=2&hash=murmur64a&seed=0&maxKicks=20&expansion=1",
+        "scalable?capacity=1000&fingerprintBits=8&bucketSize=2&hash=murmur64a&seed=0&maxKicks=20&concurrency=none&expansion=1",
         f.spec().toString());
     assertEquals(512, f.subFilterBuckets(0));
     assertEquals(1024, f.capacity());

@@ -3,11 +3,11 @@ package dev.cuckoo.semisorted;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.AbstractCuckooFilter;
 import dev.cuckoo.spi.CuckooSizing;
+import dev.cuckoo.spi.CuckooStore;
 import dev.cuckoo.spi.FingerprintStash;
-import dev.cuckoo.spi.FingerprintStore;
-import dev.cuckoo.spi.KickPath;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
+import java.io.OutputStream;
 
 /**
  * The semi-sorted cuckoo filter: partial-key cuckoo hashing over a {@link SemiSortedTable}, two
@@ -45,7 +45,7 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
   /** Bytes of the payload before the table's words. */
   static final int PAYLOAD_HEADER_BYTES = Integer.BYTES + 3 * Long.BYTES;
 
-  private final FingerprintStore<SemiSortedTable> store;
+  private final CuckooStore store;
   private final SemiSortedTable table;
   private final FingerprintStash stash;
 
@@ -66,7 +66,7 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
     super(spec);
     this.table = table;
     this.stash = stash;
-    this.store = new FingerprintStore<>(table, stash, new KickPath(spec.maxKicks().getAsInt(), spec.seed().getAsLong()), size);
+    this.store = CuckooStore.create(spec, table, stash, table.bucketBits, size);
   }
 
   private static SemiSortedTable newTable(FilterSpec spec) {
@@ -87,6 +87,11 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
   @Override
   protected boolean addHash(long keyHash) {
     return store.add(keyHash);
+  }
+
+  @Override
+  protected boolean addIfAbsentHash(long keyHash) {
+    return store.addIfAbsent(keyHash);
   }
 
   @Override
@@ -132,6 +137,12 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
   @Override
   public void clear() {
     store.clear();
+  }
+
+  /** {@inheritDoc} With {@code concurrency=striped}, a snapshot: writers wait until it is written. */
+  @Override
+  public void writeTo(OutputStream out) throws IOException {
+    store.whileUnchanged(() -> super.writeTo(out));
   }
 
   @Override

@@ -22,7 +22,9 @@ import java.util.Arrays;
  *
  * <p>Implementations differ only in how fast they search: {@link #create} picks one for the
  * width. Positions are {@code long} bit offsets, so tables of more than 2^31 slots work. Nothing
- * here allocates after construction. Not thread-safe for writes; lookups only read.
+ * here allocates after construction. Not thread-safe for writes, but a write stores only to
+ * the words of its own bucket and keeps no scratch state in the table, so writers of buckets in
+ * different words may run at once; lookups only read.
  */
 abstract class SemiSortedTable implements SearchableTable {
   /*
@@ -62,8 +64,6 @@ abstract class SemiSortedTable implements SearchableTable {
   final long bucketBits;
   /** The table, with one padding word after the buckets (see {@link PackedBits}). */
   final long[] words;
-  /** A bucket's four keys, for the operations that rewrite a bucket. */
-  private final long[] keys = new long[SLOTS];
   /** {@link PartialKeyHashing#alternateOffsets}, or {@code null}. */
   private final int[] offsets;
 
@@ -204,34 +204,22 @@ abstract class SemiSortedTable implements SearchableTable {
   }
 
   /**
-   * Reads the four keys of the bucket at this offset, in order, into {@link #keys}: from one
-   * window when the bucket fits in 64 bits, else from the three fields {@link #store} writes.
+   * The sorted nibbles of the bucket at this offset, n0 in bits 0-3 up to n3 in bits 12-15, for
+   * {@link #keyAt}.
    */
-  private long[] readKeys(long offset) {
-    long x = PackedBits.window(words, offset);
-    int n = SemiSortCodec.nibbles((int) x & SemiSortCodec.CODE_MASK);
-    int h = highBits;
-    long m = highMask;
-    long high0 = x >>> SemiSortCodec.CODE_BITS & m;
-    long high1;
-    long high2;
-    long high3;
-    if (bucketBits <= 64) {
-      high1 = x >>> (SemiSortCodec.CODE_BITS + h) & m;
-      high2 = x >>> (SemiSortCodec.CODE_BITS + 2 * h) & m;
-      high3 = x >>> (SemiSortCodec.CODE_BITS + 3 * h) & m;
-    } else {
-      long y = PackedBits.window(words, offset + SemiSortCodec.CODE_BITS + h);
-      high1 = y & m;
-      high2 = y >>> h & m;
-      high3 = PackedBits.window(words, offset + SemiSortCodec.CODE_BITS + 3L * h) & m;
-    }
-    long[] k = keys;
-    k[0] = (long) (n & 0xF) << 32 | high0;
-    k[1] = (long) (n >>> 4 & 0xF) << 32 | high1;
-    k[2] = (long) (n >>> 8 & 0xF) << 32 | high2;
-    k[3] = (long) (n >>> 12) << 32 | high3;
-    return k;
+  final int nibblesAt(long offset) {
+    return SemiSortCodec.nibbles(code(offset));
+  }
+
+  /**
+   * The key of one slot of the bucket at this offset: its nibble from {@link #nibblesAt}, its
+   * high bits from the slot's field. The operations that rewrite a bucket read its keys into
+   * locals, not into a scratch array of the table, so that threads writing different buckets
+   * (under different locks) share nothing but the words of their own buckets.
+   */
+  final long keyAt(long offset, int nibbles, int slot) {
+    long high = PackedBits.window(words, offset + SemiSortCodec.CODE_BITS + (long) slot * highBits) & highMask;
+    return (long) (nibbles >>> (4 * slot) & 0xF) << 32 | high;
   }
 
   /** Sorts four keys and stores them as the bucket at this offset. */
@@ -285,11 +273,11 @@ abstract class SemiSortedTable implements SearchableTable {
   public final boolean insert(long bucket, int fingerprint) {
     long o = offset(bucket);
     if (bucketBits > 64) {
-      long[] k = readKeys(o);
-      if (k[0] != 0) {
+      int n = nibblesAt(o);
+      if (keyAt(o, n, 0) != 0) {
         return false;
       }
-      store(o, key(fingerprint), k[1], k[2], k[3]);
+      store(o, key(fingerprint), keyAt(o, n, 1), keyAt(o, n, 2), keyAt(o, n, 3));
       return true;
     }
     // The bucket is one window: move the keys of slots 1..p down one slot and put the new key
@@ -320,16 +308,21 @@ abstract class SemiSortedTable implements SearchableTable {
 
   @Override
   public final int fingerprintAt(long bucket, int slot) {
-    return fingerprintOf(readKeys(offset(bucket))[slot]);
+    long o = offset(bucket);
+    return fingerprintOf(keyAt(o, nibblesAt(o), slot));
   }
 
   @Override
   public final int evict(long bucket, int slot, int fingerprint) {
     long o = offset(bucket);
-    long[] k = readKeys(o);
-    long old = k[slot];
-    k[slot] = key(fingerprint);
-    store(o, k[0], k[1], k[2], k[3]);
+    int n = nibblesAt(o);
+    long k0 = keyAt(o, n, 0);
+    long k1 = keyAt(o, n, 1);
+    long k2 = keyAt(o, n, 2);
+    long k3 = keyAt(o, n, 3);
+    long k = key(fingerprint);
+    long old = slot == 0 ? k0 : slot == 1 ? k1 : slot == 2 ? k2 : k3;
+    store(o, slot == 0 ? k : k0, slot == 1 ? k : k1, slot == 2 ? k : k2, slot == 3 ? k : k3);
     return fingerprintOf(old);
   }
 
@@ -354,21 +347,35 @@ abstract class SemiSortedTable implements SearchableTable {
   /** Replaces one slot holding key {@code from} by {@code to}; false if none holds it. */
   private boolean swap(long bucket, long from, long to) {
     long o = offset(bucket);
-    long[] k = readKeys(o);
-    for (int slot = 0; slot < SLOTS; slot++) {
-      if (k[slot] == from) {
-        k[slot] = to;
-        store(o, k[0], k[1], k[2], k[3]);
-        return true;
-      }
+    int n = nibblesAt(o);
+    long k0 = keyAt(o, n, 0);
+    long k1 = keyAt(o, n, 1);
+    long k2 = keyAt(o, n, 2);
+    long k3 = keyAt(o, n, 3);
+    if (k0 == from) {
+      k0 = to;
+    } else if (k1 == from) {
+      k1 = to;
+    } else if (k2 == from) {
+      k2 = to;
+    } else if (k3 == from) {
+      k3 = to;
+    } else {
+      return false;
     }
-    return false;
+    store(o, k0, k1, k2, k3);
+    return true;
   }
 
   /** @return the occupied slots of the bucket */
   final int occupied(long bucket) {
-    long[] k = readKeys(offset(bucket));
-    return (k[0] != 0 ? 1 : 0) + (k[1] != 0 ? 1 : 0) + (k[2] != 0 ? 1 : 0) + (k[3] != 0 ? 1 : 0);
+    long o = offset(bucket);
+    int nibbles = nibblesAt(o);
+    int n = 0;
+    for (int slot = 0; slot < SLOTS; slot++) {
+      n += keyAt(o, nibbles, slot) != 0 ? 1 : 0;
+    }
+    return n;
   }
 
   /** @return the slots in use, counted bucket by bucket */
@@ -388,8 +395,8 @@ abstract class SemiSortedTable implements SearchableTable {
     if (code(o) >= SemiSortCodec.CODES) {
       return false;
     }
-    long[] k = readKeys(o);
-    return k[0] <= k[1] && k[1] <= k[2] && k[2] <= k[3];
+    int n = nibblesAt(o);
+    return keyAt(o, n, 0) <= keyAt(o, n, 1) && keyAt(o, n, 1) <= keyAt(o, n, 2) && keyAt(o, n, 2) <= keyAt(o, n, 3);
   }
 
   /**

@@ -75,4 +75,22 @@ class OperationsExample {
     assertTrue(back.mightContain("alice"));
     assertFalse(back.mightContain("bob") && back.mightContain("carol") && back.mightContain("dave"));
   }
+
+  @Test
+  void concurrentUse() throws InterruptedException {
+    // tag::concurrent[]
+    CuckooFilter shared = CuckooFilters.create("classic?capacity=1000000&concurrency=striped");
+    Thread loader = new Thread(() -> {
+      for (long key = 0; key < 100_000; key++) {
+        shared.add(key);
+      }
+    });
+    loader.start();
+    boolean seen = shared.mightContain(42L);  // safe while the loader writes; takes no lock
+    loader.join();
+    shared.size();                            // 100000: exact once the writers are done
+    // end::concurrent[]
+    assertEquals(100_000, shared.size());
+    assertTrue(shared.mightContain(42L) || !seen);
+  }
 }

@@ -63,4 +63,19 @@ public interface SearchableTable extends CuckooTable {
 
   /** Empties every slot. */
   void clear();
+
+  /**
+   * Whether a write of one slot leaves every other slot's bits as they were in every word it
+   * stores to, so that a reader racing the write reads every other slot intact (if it reads a
+   * torn word, only the slot being written is torn). A table that re-encodes whole buckets
+   * (semi-sorting, say) across two words cannot promise this.
+   *
+   * <p>{@link StripedFingerprintStore} uses it to let lookups skip the stripe versions: with it,
+   * only moving a fingerprint between buckets can hide a stored key from a reader.
+   *
+   * @return {@code true} if slot writes are isolated from one another; {@code false} by default
+   */
+  default boolean isolatesSlotWrites() {
+    return false;
+  }
 }

@@ -1,6 +1,8 @@
 package dev.cuckoo.spi;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -43,6 +45,20 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
    * so far only moved fingerprints to their other bucket. Finally the new fingerprint goes into
    * the freed slot under the locks of its two buckets (re-checking absence for addIfAbsent).
    *
+   * Lookups on a table whose slot writes are isolated (SearchableTable.isolatesSlotWrites: a
+   * write leaves every other slot's bits intact) need not read the stripe versions at all. On
+   * such a table an add or a remove changes only the slot it writes, so the one thing that can
+   * hide a stored fingerprint from a reader is a move between its two buckets (or from the
+   * stash into the table). Moves are counted in one word, relocations: the high 32 bits count
+   * the moves begun, the low 32 bits the moves in progress. A lookup reads the word with
+   * acquire, reads both buckets, returns true at once if they match, and returns false only if
+   * no move was in progress and the word is unchanged (and the stash is empty); otherwise it
+   * falls back to the stripe versions. One load and compare instead of two stripes' versions
+   * matters: at 10M keys a lookup waits on two cache misses, and the fewer instructions it
+   * takes, the more lookups the processor keeps in flight (measured: 1.4x the unsynchronized
+   * lookup with stripe versions, see ConcurrentBenchmark). Writers pay one atomic add per move
+   * begun and ended; a reader that keeps overlapping moves retries with stripe versions.
+   *
    * The stash has the extra stripe, locked after any table stripe. A fingerprint enters or
    * leaves it only under the locks of both its buckets as well, so a lookup that validates its
    * two stripes has seen the key's stash entries constant; it reads the stash (under the
@@ -56,6 +72,19 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
    * [3] H.-J. Boehm, "Can Seqlocks Get Along with Programming Language Memory Models?",
    *     MSPC 2012.
    */
+
+  private static final VarHandle RELOCATIONS;
+
+  static {
+    try {
+      RELOCATIONS = MethodHandles.lookup().findVarHandle(StripedFingerprintStore.class, "relocations", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** Added to {@link #relocations} when a move begins: one more begun, one more in progress. */
+  private static final long MOVE_BEGUN = (1L << 32) + 1;
 
   /** Searches for a path an insert makes before it falls back to the stash. */
   private static final int SEARCHES = 8;
@@ -74,6 +103,14 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
    * every change that concerns its key; a plain field is enough.
    */
   private int stashed;
+  /**
+   * Moves begun (high 32 bits, wrapping) and in progress (low 32 bits); read and changed only
+   * through {@link #RELOCATIONS}.
+   */
+  @SuppressWarnings("unused")
+  private long relocations;
+  /** Whether lookups may validate with {@link #relocations} alone. */
+  private final boolean movesOnly;
   private final AtomicLong seeds;
   private final ThreadLocal<Path> paths;
 
@@ -97,6 +134,7 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
     this.maxKicks = maxKicks;
     this.size.add(size);
     this.stashed = stash.size();
+    this.movesOnly = table.isolatesSlotWrites();
     this.seeds = new AtomicLong(seed);
     this.paths = ThreadLocal.withInitial(() -> new Path(maxKicks, slots, seeds.getAndAdd(SEED_STEP)));
   }
@@ -125,12 +163,28 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
    */
   @Override
   public boolean mightContain(long keyHash) {
-    return probe(keyHash, false) != 0;
+    T t = table;
+    long bucket1 = t.bucketIndex(keyHash);
+    int fingerprint = t.fingerprint(keyHash);
+    long bucket2 = t.alternate(bucket1, fingerprint);
+    if (movesOnly) {
+      long moves = (long) RELOCATIONS.getAcquire(this);
+      if (t.contains(bucket1, bucket2, fingerprint)) {
+        return true;
+      }
+      VarHandle.acquireFence();
+      if ((int) moves == 0 && stashed == 0 && (long) RELOCATIONS.getOpaque(this) == moves) {
+        return false;
+      }
+    }
+    return probe(bucket1, bucket2, fingerprint, false) != 0;
   }
 
   @Override
   public long count(long keyHash) {
-    return probe(keyHash, true);
+    long bucket1 = table.bucketIndex(keyHash);
+    int fingerprint = table.fingerprint(keyHash);
+    return probe(bucket1, table.alternate(bucket1, fingerprint), fingerprint, true);
   }
 
   /**
@@ -138,11 +192,8 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
    *
    * @return the copies of its fingerprint if {@code counting}, else non-zero if any is there
    */
-  private long probe(long keyHash, boolean counting) {
+  private long probe(long bucket1, long bucket2, int fingerprint, boolean counting) {
     T t = table;
-    long bucket1 = t.bucketIndex(keyHash);
-    int fingerprint = t.fingerprint(keyHash);
-    long bucket2 = t.alternate(bucket1, fingerprint);
     int stripe1 = locks.stripe(bucket1);
     int stripe2 = locks.stripe(bucket2);
     for (int retries = 0; ; retries++) {
@@ -355,6 +406,9 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
       locks.lock(stashStripe);
       try {
         if (stash.contains(bucket, other, fingerprint)) {
+          // A move from the stash into the table: a lookup could read the table before and
+          // the stash after it.
+          beginMove();
           locks.beginWrite(stripe1, stripe2);
           locks.beginWrite(stashStripe);
           if (table.insert(bucket, fingerprint) || table.insert(other, fingerprint)) {
@@ -363,6 +417,7 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
           }
           locks.endWrite(stashStripe);
           locks.endWrite(stripe1, stripe2);
+          endMove();
         }
       } finally {
         locks.unlock(stashStripe);
@@ -462,6 +517,7 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
     int stripeTo = locks.stripe(to);
     locks.lock(stripeFrom, stripeTo);
     try {
+      beginMove();
       locks.beginWrite(stripeFrom, stripeTo);
       try {
         if (!table.remove(from, fingerprint)) {
@@ -474,10 +530,25 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
         return false;
       } finally {
         locks.endWrite(stripeFrom, stripeTo);
+        endMove();
       }
     } finally {
       locks.unlock(stripeFrom, stripeTo);
     }
+  }
+
+  /**
+   * Counts a move as begun and in progress, before its first store (a volatile add is a full
+   * fence): lookups that validate with {@link #relocations} alone will not trust what they read
+   * until it ends.
+   */
+  private void beginMove() {
+    RELOCATIONS.getAndAdd(this, MOVE_BEGUN);
+  }
+
+  /** Ends a move begun with {@link #beginMove}, after its last store (a volatile add releases). */
+  private void endMove() {
+    RELOCATIONS.getAndAdd(this, -1L);
   }
 
   /** Copies the bucket's fingerprints into {@code row}, under its stripe's lock; returns its empty slots. */

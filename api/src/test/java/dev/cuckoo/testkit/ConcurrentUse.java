@@ -263,6 +263,81 @@ public final class ConcurrentUse {
     return refusals;
   }
 
+  /**
+   * Readers look up resident keys, which stay stored throughout, while writers keep a small,
+   * nearly full filter relocating: each adds a churn key and removes it again, and at this load
+   * most adds move resident fingerprints to their other bucket first. Every lookup of a resident
+   * must be {@code true}: a {@code false} means a lookup read a bucket pair while a move had
+   * taken a resident's fingerprint out of one bucket and not yet shown it in the other, and
+   * trusted what it read. Bounded by the writers' operations: readers stop when writers do.
+   *
+   * @param config a thread-safe filter's config string, of a filter of a few thousand slots
+   * @param writers writer threads
+   * @param readers reader threads
+   * @param churnPerWriter adds (each followed by its remove, if stored) per writer
+   * @return the lookups the readers made
+   * @throws InterruptedException if interrupted while waiting for the threads
+   */
+  public static long movesHideNoResident(String config, int writers, int readers, int churnPerWriter)
+      throws InterruptedException {
+    CuckooFilter filter = CuckooFilters.create(config);
+    long seed = BASE_SEED ^ config.hashCode() ^ 0x30FE5L;
+    String where = "[" + config + ", " + writers + " writers relocating, seed " + BASE_SEED
+        + ": rerun with -Dcuckoo.test.seed=" + BASE_SEED + "]";
+    SplittableRandom r = new SplittableRandom(seed);
+    long target = filter.spec().capacity().getAsLong() * 93 / 100;
+    List<Long> stored = new ArrayList<>();
+    while (stored.size() < target) {
+      long key = r.nextLong();
+      if (filter.add(key)) {
+        stored.add(key);
+      }
+    }
+    long[] residents = stored.stream().mapToLong(Long::longValue).toArray();
+    AtomicIntegerArray running = new AtomicIntegerArray(1);
+    running.set(0, writers);
+    long[] lookups = new long[readers];
+    ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+    List<Thread> threads = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      long writerSeed = seed + 1 + w;
+      threads.add(new Thread(() -> {
+        SplittableRandom wr = new SplittableRandom(writerSeed);
+        try {
+          for (int i = 0; i < churnPerWriter; i++) {
+            long key = wr.nextLong();
+            if (filter.add(key)) {
+              filter.remove(key);
+            }
+          }
+        } finally {
+          running.decrementAndGet(0);
+        }
+      }, "writer-" + w));
+    }
+    for (int t = 0; t < readers; t++) {
+      int id = t;
+      threads.add(new Thread(() -> {
+        SplittableRandom rr = new SplittableRandom(seed + 1000 + id);
+        long n = 0;
+        while (running.get(0) > 0) {
+          long key = residents[rr.nextInt(residents.length)];
+          n++;
+          if (!filter.mightContain(key)) {
+            errors.add(where + ": reader " + id + " missed resident key " + key + " at lookup " + n);
+          }
+        }
+        lookups[id] = n;
+      }, "reader-" + t));
+    }
+    runAll(threads, errors, where);
+    for (long key : residents) {
+      assertTrue(filter.mightContain(key), where + ": resident key " + key + " lost");
+    }
+    assertEquals(residents.length, filter.size(), where + ": size differs from the residents");
+    return java.util.Arrays.stream(lookups).sum();
+  }
+
   /** Starts the threads, waits for them all, and fails with the first errors they reported. */
   private static void runAll(List<Thread> threads, ConcurrentLinkedQueue<String> errors, String where)
       throws InterruptedException {

@@ -153,7 +153,10 @@ abstract class BucketTable implements SearchableTable {
    */
   abstract int read(long offset);
 
-  /** Stores a fingerprint (or 0) in the slot at this bit offset. */
+  /**
+   * Stores a fingerprint (or 0) in the slot at this bit offset, storing only to the words the
+   * slot occupies and keeping their other bits ({@link #isolatesSlotWrites}).
+   */
   abstract void write(long offset, int value);
 
   /**
@@ -241,6 +244,15 @@ abstract class BucketTable implements SearchableTable {
    */
   final boolean tailIsClear() {
     return PackedBits.isClearFrom(words, bucketCount * slots * bits);
+  }
+
+  /**
+   * {@inheritDoc} Yes: {@link #write} stores only to the words of its slot and keeps every other
+   * bit of them.
+   */
+  @Override
+  public final boolean isolatesSlotWrites() {
+    return true;
   }
 
   /** Empties every slot. */

@@ -57,6 +57,16 @@ class ClassicConcurrencyTest {
     ConcurrentUse.fillPastCapacity(config, 3, 1, 1.3);
   }
 
+  /** Lookups of stored keys while writers relocate fingerprints in a small, nearly full table. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+      "classic?capacity=4000&fingerprintBits=8&concurrency=striped",
+      "classic?capacity=4000&fingerprintBits=16&concurrency=striped",
+      "classic?capacity=4000&fingerprintBits=12&bucketSize=2&concurrency=striped"})
+  void relocationsHideNoStoredKey(String config) throws InterruptedException {
+    ConcurrentUse.movesHideNoResident(config, 1, 1, 300_000);
+  }
+
   /** A minute and more of four writers and four readers on a filter of a million keys. */
   @Test
   @Tag("soak")

@@ -23,6 +23,15 @@ class SemiSortedConcurrencyTest {
     new ConcurrentUse(config, 3, 2, 6_000, 6, 200_000).run();
   }
 
+  /** Lookups of stored keys while writers relocate fingerprints in a small, nearly full table. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+      "semi-sorted?capacity=4000&fingerprintBits=16&concurrency=striped",
+      "semi-sorted?capacity=4000&fingerprintBits=13&concurrency=striped"})
+  void relocationsHideNoStoredKey(String config) throws InterruptedException {
+    ConcurrentUse.movesHideNoResident(config, 1, 1, 300_000);
+  }
+
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {
       "semi-sorted?capacity=8000&fingerprintBits=16&concurrency=striped",

@@ -11,8 +11,8 @@ import dev.cuckoo.FilterSpec;
  * <ul>
  *   <li>{@value #NONE} (the default everywhere): not thread-safe; a filter shared between threads
  *       needs the caller's own locking;
- *   <li>{@value #STRIPED}: every operation thread-safe; lookups take no lock (they read under
- *       per-stripe version counters and retry when a writer changed a stripe they read), writers
+ *   <li>{@value #STRIPED}: every operation thread-safe; lookups take no lock (they check what
+ *       they read against version counters and retry when a writer may have changed it), writers
  *       lock the stripes of the buckets they change ({@link StripedFingerprintStore});
  *   <li>{@value #LOCKED}: every operation thread-safe under one read-write lock: writers one at
  *       a time, lookups together while no writer runs.

@@ -43,8 +43,9 @@ import java.io.IOException;
  *
  * <p>Thread safety: with {@code concurrency=none} a filter is not thread-safe. With {@code
  * concurrency=striped} (written in its file, so a filter read back is striped again) every
- * operation may be called from any number of threads: lookups and counts take no lock (they
- * read under per-stripe version counters and retry when a writer changed what they read), a
+ * operation may be called from any number of threads: lookups and counts take no lock (a miss
+ * is checked against a counter of fingerprint moves, counts against per-stripe version counters,
+ * and either retries when a writer may have changed what it read), a
  * writer locks the stripes of the key's two buckets, {@code addIfAbsent} checks and inserts
  * under those locks, {@code writeTo} writes a consistent snapshot, and {@code size()} is exact
  * whenever no writer is running. A lookup that begins after an add returned finds the key. See

@@ -159,6 +159,18 @@ final class StripeLocks {
     }
   }
 
+  /** Locks two stripes as {@link #lock(int, int)} does, then the extra stripe (always last). */
+  void lockWithExtra(int stripe1, int stripe2) {
+    lock(stripe1, stripe2);
+    locks[mask + 1].lock();
+  }
+
+  /** Unlocks what {@link #lockWithExtra} locked. */
+  void unlockWithExtra(int stripe1, int stripe2) {
+    locks[mask + 1].unlock();
+    unlock(stripe1, stripe2);
+  }
+
   /** Locks every stripe, the extra one included, in order. */
   void lockAll() {
     for (ReentrantLock lock : locks) {
@@ -207,6 +219,18 @@ final class StripeLocks {
     if (stripe2 != stripe1) {
       endWrite(stripe2);
     }
+  }
+
+  /** {@link #beginWrite(int, int)} and {@link #beginWrite(int)} of the extra stripe. */
+  void beginWriteWithExtra(int stripe1, int stripe2) {
+    beginWrite(stripe1, stripe2);
+    beginWrite(mask + 1);
+  }
+
+  /** Ends what {@link #beginWriteWithExtra} began. */
+  void endWriteWithExtra(int stripe1, int stripe2) {
+    endWrite(mask + 1);
+    endWrite(stripe1, stripe2);
   }
 
   /** {@link #beginWrite(int)} for every stripe; the caller holds {@link #lockAll}. */

@@ -309,14 +309,12 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
   }
 
   private boolean addToStash(long bucket1, long bucket2, int fingerprint, int stripe1, int stripe2, boolean ifAbsent) {
-    locks.lock(stripe1, stripe2);
-    locks.lock(stashStripe);
+    locks.lockWithExtra(stripe1, stripe2);
     try {
       if (ifAbsent && (table.contains(bucket1, bucket2, fingerprint) || stash.contains(bucket1, bucket2, fingerprint))) {
         return false;
       }
-      locks.beginWrite(stripe1, stripe2);
-      locks.beginWrite(stashStripe);
+      locks.beginWriteWithExtra(stripe1, stripe2);
       try {
         boolean stored = table.insert(bucket1, fingerprint) || table.insert(bucket2, fingerprint)
             || stash.add(bucket1, fingerprint);
@@ -326,12 +324,10 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
         stashed = stash.size();
         return stored;
       } finally {
-        locks.endWrite(stashStripe);
-        locks.endWrite(stripe1, stripe2);
+        locks.endWriteWithExtra(stripe1, stripe2);
       }
     } finally {
-      locks.unlock(stashStripe);
-      locks.unlock(stripe1, stripe2);
+      locks.unlockWithExtra(stripe1, stripe2);
     }
   }
 
@@ -404,26 +400,22 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
       long other = table.alternate(bucket, fingerprint);
       int stripe1 = locks.stripe(bucket);
       int stripe2 = locks.stripe(other);
-      locks.lock(stripe1, stripe2);
-      locks.lock(stashStripe);
+      locks.lockWithExtra(stripe1, stripe2);
       try {
         if (stash.contains(bucket, other, fingerprint)) {
           // A move from the stash into the table: a lookup could read the table before and
           // the stash after it.
           beginMove();
-          locks.beginWrite(stripe1, stripe2);
-          locks.beginWrite(stashStripe);
+          locks.beginWriteWithExtra(stripe1, stripe2);
           if (table.insert(bucket, fingerprint) || table.insert(other, fingerprint)) {
             stash.remove(bucket, other, fingerprint);
             stashed = stash.size();
           }
-          locks.endWrite(stashStripe);
-          locks.endWrite(stripe1, stripe2);
+          locks.endWriteWithExtra(stripe1, stripe2);
           endMove();
         }
       } finally {
-        locks.unlock(stashStripe);
-        locks.unlock(stripe1, stripe2);
+        locks.unlockWithExtra(stripe1, stripe2);
       }
     }
   }

@@ -4,17 +4,32 @@ import java.util.Arrays;
 
 /**
  * A plain {@link SearchableTable} for tests: one int per slot, slots in order, 8-bit
- * fingerprints.
+ * fingerprints. Open to subclasses that watch or pause its searches.
  */
-final class ArrayTable implements SearchableTable {
+class ArrayTable implements SearchableTable {
   final int[] slots;
   private final long buckets;
   private final int perBucket;
+  private final boolean isolated;
 
   ArrayTable(long buckets, int perBucket) {
+    this(buckets, perBucket, false);
+  }
+
+  /**
+   * @param isolated what {@link #isolatesSlotWrites} says: true is the truth (a slot is an
+   *     int of its own), false makes a striped store validate with stripe versions
+   */
+  ArrayTable(long buckets, int perBucket, boolean isolated) {
     this.buckets = buckets;
     this.perBucket = perBucket;
+    this.isolated = isolated;
     this.slots = new int[Math.toIntExact(buckets * perBucket)];
+  }
+
+  @Override
+  public boolean isolatesSlotWrites() {
+    return isolated;
   }
 
   @Override

@@ -8,14 +8,20 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class StripedFingerprintStoreTest {
 
-  @Test
-  void oneThreadSeesWhatFingerprintStoreGivesThroughKicksAndTheStash() {
+  /** With {@code isolated}, lookups validate with the relocation counter, else stripe versions. */
+  @ParameterizedTest(name = "isolated slot writes: {0}")
+  @ValueSource(booleans = {false, true})
+  void oneThreadSeesWhatFingerprintStoreGivesThroughKicksAndTheStash(boolean isolated) {
     // 16 buckets of 2: small enough that the kick path, the stash and refusals all run.
-    ArrayTable table = new ArrayTable(16, 2);
+    ArrayTable table = new ArrayTable(16, 2, isolated);
     FingerprintStash stash = new FingerprintStash(3);
     StripedFingerprintStore<ArrayTable> store = new StripedFingerprintStore<>(table, stash, 64, 50, 1, 0);
     assertEquals(16, store.stripes());
@@ -103,11 +109,12 @@ class StripedFingerprintStoreTest {
     return new java.lang.ref.WeakReference<>(store);
   }
 
-  @Test
-  void writersAndReadersOnSharedBucketsLoseNothing() throws InterruptedException {
+  @ParameterizedTest(name = "isolated slot writes: {0}")
+  @ValueSource(booleans = {false, true})
+  void writersAndReadersOnSharedBucketsLoseNothing(boolean isolated) throws InterruptedException {
     // 64 buckets of 4 filled to about 90% by four writers with disjoint keys: kicks, stash and
     // refusals under contention, and readers checking published keys all along.
-    ArrayTable table = new ArrayTable(64, 4);
+    ArrayTable table = new ArrayTable(64, 4, isolated);
     FingerprintStash stash = new FingerprintStash(4);
     StripedFingerprintStore<ArrayTable> store = new StripedFingerprintStore<>(table, stash, 64, 100, 5, 0);
     int writers = 4;
@@ -179,5 +186,81 @@ class StripedFingerprintStoreTest {
       }
     }
     assertEquals(expected, store.size());
+  }
+
+  /**
+   * A lookup that read the table just before a removal moved its key from the stash into the
+   * table, and reads the stash just after (now empty), must not answer false: the move changed
+   * what it read. The reader is paused between the two reads, so the interleaving is certain.
+   */
+  @ParameterizedTest(name = "isolated slot writes: {0}")
+  @ValueSource(booleans = {false, true})
+  void aLookupOverlappingAMoveFromTheStashFindsTheKey(boolean isolated) throws InterruptedException {
+    PausingTable table = new PausingTable(16, isolated);
+    FingerprintStash stash = new FingerprintStash(2);
+    StripedFingerprintStore<ArrayTable> store = new StripedFingerprintStore<>(table, stash, 32, 0, 1, 0);
+    SplittableRandom r = new SplittableRandom(5);
+    long key = r.nextLong();
+    long bucket1 = table.bucketIndex(key);
+    long bucket2 = table.alternate(bucket1, table.fingerprint(key));
+    // One-slot buckets: a blocker in each of the key's buckets sends the key to the stash.
+    long blocker = keyWithFirstBucket(table, r, bucket1);
+    assertTrue(store.add(blocker));
+    assertTrue(store.add(keyWithFirstBucket(table, r, bucket2)));
+    assertTrue(store.add(key));
+    assertEquals(1, stash.size());
+
+    boolean[] found = new boolean[1];
+    Thread reader = new Thread(() -> found[0] = store.mightContain(key));
+    table.pauseAfterNextSearch(reader);
+    reader.start();
+    assertTrue(table.searched.await(10, TimeUnit.SECONDS), "the reader never searched");
+    // The reader has read both buckets (the key is in neither); the removal frees bucket1
+    // and moves the key there from the stash, leaving the stash empty.
+    assertTrue(store.remove(blocker));
+    assertEquals(0, stash.size());
+    assertTrue(table.holds(bucket1, table.fingerprint(key)));
+    table.resume.countDown();
+    reader.join();
+    assertTrue(found[0], "a lookup overlapping the move from the stash missed the key");
+  }
+
+  private static long keyWithFirstBucket(ArrayTable table, SplittableRandom r, long bucket) {
+    while (true) {
+      long key = r.nextLong();
+      if (table.bucketIndex(key) == bucket) {
+        return key;
+      }
+    }
+  }
+
+  /** Buckets of one slot; the next search by a chosen thread waits, after reading, until resumed. */
+  private static final class PausingTable extends ArrayTable {
+    final CountDownLatch searched = new CountDownLatch(1);
+    final CountDownLatch resume = new CountDownLatch(1);
+    private volatile Thread paused;
+
+    PausingTable(long buckets, boolean isolated) {
+      super(buckets, 1, isolated);
+    }
+
+    void pauseAfterNextSearch(Thread thread) {
+      paused = thread;
+    }
+
+    @Override
+    public boolean contains(long bucket1, long bucket2, int fingerprint) {
+      boolean result = super.contains(bucket1, bucket2, fingerprint);
+      if (Thread.currentThread() == paused) {
+        paused = null;
+        searched.countDown();
+        try {
+          resume.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return result;
+    }
   }
 }

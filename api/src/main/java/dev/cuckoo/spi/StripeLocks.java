@@ -162,12 +162,12 @@ final class StripeLocks {
   /** Locks two stripes as {@link #lock(int, int)} does, then the extra stripe (always last). */
   void lockWithExtra(int stripe1, int stripe2) {
     lock(stripe1, stripe2);
-    locks[mask + 1].lock();
+    locks[extraStripe()].lock();
   }
 
   /** Unlocks what {@link #lockWithExtra} locked. */
   void unlockWithExtra(int stripe1, int stripe2) {
-    locks[mask + 1].unlock();
+    locks[extraStripe()].unlock();
     unlock(stripe1, stripe2);
   }
 
@@ -224,12 +224,12 @@ final class StripeLocks {
   /** {@link #beginWrite(int, int)} and {@link #beginWrite(int)} of the extra stripe. */
   void beginWriteWithExtra(int stripe1, int stripe2) {
     beginWrite(stripe1, stripe2);
-    beginWrite(mask + 1);
+    beginWrite(extraStripe());
   }
 
   /** Ends what {@link #beginWriteWithExtra} began. */
   void endWriteWithExtra(int stripe1, int stripe2) {
-    endWrite(mask + 1);
+    endWrite(extraStripe());
     endWrite(stripe1, stripe2);
   }
 

@@ -105,7 +105,19 @@ public final class FingerprintStore<T extends SearchableTable> implements Cuckoo
    */
   @Override
   public boolean mightContain(long keyHash) {
-    return table.containsHash(keyHash) || (stashInUse && stashContains(keyHash));
+    return table.containsHash(keyHash) || stashMightContain(keyHash);
+  }
+
+  /**
+   * The stash's part of {@link #mightContain}, for a variant that searches the table itself
+   * (through the table's own class, saving the type check of a call through {@code T}).
+   *
+   * @param keyHash the key's 64-bit hash
+   * @return whether the stash holds its fingerprint with one of its buckets; {@code false} at
+   *     once while the stash is empty
+   */
+  public boolean stashMightContain(long keyHash) {
+    return stashInUse && stashContains(keyHash);
   }
 
   private boolean stashContains(long keyHash) {

@@ -1,30 +1,30 @@
 package dev.cuckoo.classic;
 
 import dev.cuckoo.spi.SearchableTable;
-import dev.cuckoo.spi.PackedBits;
 import dev.cuckoo.spi.PartialKeyHashing;
-import java.util.Arrays;
+import dev.cuckoo.spi.PayloadOutput;
+import java.io.IOException;
 
 /**
  * The table of a classic filter: {@code bucketCount} buckets of {@code slots} fingerprints of
- * {@code bits} bits, bit-packed into a {@code long[]}. Slot {@code s} of bucket {@code k} holds
- * bits {@code [(k·slots + s)·bits, (k·slots + s + 1)·bits)} of the table read as one
- * little-endian bit string (bit {@code i} is bit {@code i % 64} of word {@code i / 64}); this is
- * also the payload layout, whatever implementation holds the table.
+ * {@code bits} bits. Slot {@code s} of bucket {@code k} holds bits {@code [(k·slots + s)·bits,
+ * (k·slots + s + 1)·bits)} of the table read as one little-endian bit string (bit {@code i} is
+ * bit {@code i % 64} of word {@code i / 64}); that is the payload layout, whatever
+ * implementation holds the table and however it stores it in memory.
  *
- * <p>Implementations differ only in how fast they search: {@link #create} picks one for the
- * shape. Positions inside the table are absolute bit offsets ({@code long}), so tables of more
- * than 2^31 slots work. Nothing here allocates after construction.
+ * <p>Implementations differ in how fast they search: {@link #create} picks one for the shape.
+ * Positions inside the table are absolute bit offsets ({@code long}), so tables of more than
+ * 2^31 slots work. Nothing here allocates after construction.
  */
 abstract class BucketTable implements SearchableTable {
   /** The most longs one table may hold: Java arrays stop a little below 2^31 elements. */
   static final long MAX_WORDS = Integer.MAX_VALUE - 8;
+  /** The most buckets {@link ByteBucketTable} holds, one {@code int} each. */
+  static final long MAX_INT_BUCKETS = Integer.MAX_VALUE - 8;
 
   final long bucketCount;
   final int slots;
   final int bits;
-  /** The table; may be longer than {@link #payloadWords} (a zero padding word). */
-  final long[] words;
   /**
    * The {@link PartialKeyHashing#alternateOffset} of every fingerprint, when that takes at most
    * 1/64 of the table's memory (short fingerprints in large tables) and the bucket count fits
@@ -32,15 +32,40 @@ abstract class BucketTable implements SearchableTable {
    */
   private final int[] offsets;
 
-  BucketTable(long bucketCount, int slots, int bits, long[] words) {
+  /**
+   * @param tableBytes the bytes the implementation stores the slots in
+   */
+  BucketTable(long bucketCount, int slots, int bits, long tableBytes) {
     this.bucketCount = bucketCount;
     this.slots = slots;
     this.bits = bits;
-    this.words = words;
-    this.offsets = PartialKeyHashing.alternateOffsets(bucketCount, bits, (long) words.length * Long.BYTES);
+    this.offsets = PartialKeyHashing.alternateOffsets(bucketCount, bits, tableBytes);
   }
 
-  /** @return the bytes held besides the table's words */
+  /** @return the bytes the slots take in memory, with any padding */
+  abstract long tableBytes();
+
+  /**
+   * @param index a word of the payload layout, below {@link #payloadWords}
+   * @return bits {@code [64·index, 64·index + 64)} of the table's bit string
+   */
+  abstract long payloadWord(long index);
+
+  /**
+   * Writes the table in the payload layout: its {@link #payloadWords} words.
+   *
+   * @param out where to write them
+   * @throws IOException if writing fails
+   */
+  abstract void writePayloadWords(PayloadOutput out) throws IOException;
+
+  /**
+   * @return whether the bits after the last slot (to the end of the storage) are all zero, as a
+   *     table written by this class has them
+   */
+  abstract boolean tailIsClear();
+
+  /** @return the bytes held besides the slots */
   final long extraBytes() {
     return offsets == null ? 0 : (long) offsets.length * Integer.BYTES;
   }
@@ -56,14 +81,24 @@ abstract class BucketTable implements SearchableTable {
   }
 
   /**
-   * @return the longs a table of this shape allocates (its payload words and any padding)
+   * @return the longs a {@link WordBucketTable} of this shape allocates (its payload words and
+   *     any padding)
    */
   static long allocatedWords(long bucketCount, int slots, int bits) {
-    return payloadWords(bucketCount, slots, bits) + (isPacked(slots, bits) ? 1 : 0);
+    return payloadWords(bucketCount, slots, bits) + (isPacked(bucketCount, slots, bits) ? 1 : 0);
   }
 
-  private static boolean isPacked(int slots, int bits) {
-    return slots != 4 || (bits != 8 && bits != 16);
+  /**
+   * @return the most words past {@link #payloadWords} a table of this shape allocates, at any
+   *     bucket count
+   */
+  static long maxPaddingWords(int slots, int bits) {
+    return slots == 4 && bits == 16 ? 0 : 1;
+  }
+
+  /** @return whether the shape takes the generic {@link PackedBucketTable} */
+  private static boolean isPacked(long bucketCount, int slots, int bits) {
+    return slots != 4 || (bits != 8 && bits != 16) || (bits == 8 && bucketCount > MAX_INT_BUCKETS);
   }
 
   /**
@@ -76,11 +111,15 @@ abstract class BucketTable implements SearchableTable {
    * @return the table
    */
   static BucketTable create(long bucketCount, int slots, int bits) {
+    if (!isPacked(bucketCount, slots, bits) && bits == 8) {
+      return new ByteBucketTable(bucketCount, new int[(int) bucketCount]);
+    }
     return wrap(bucketCount, slots, bits, new long[Math.toIntExact(allocatedWords(bucketCount, slots, bits))]);
   }
 
   /**
-   * Wraps words holding a table, choosing the fastest implementation for the shape.
+   * Wraps words holding a table (read from a file, say), choosing the fastest implementation
+   * for the shape; {@link ByteBucketTable} copies them into its own array.
    *
    * @param words {@link #allocatedWords} longs in the layout described above
    * @return the table
@@ -90,10 +129,10 @@ abstract class BucketTable implements SearchableTable {
       throw new IllegalArgumentException(
           words.length + " words do not hold " + bucketCount + " buckets of " + slots + " " + bits + "-bit slots");
     }
-    if (!isPacked(slots, bits)) {
-      return bits == 8 ? new ByteBucketTable(bucketCount, words) : new ShortBucketTable(bucketCount, words);
+    if (isPacked(bucketCount, slots, bits)) {
+      return new PackedBucketTable(bucketCount, slots, bits, words);
     }
-    return new PackedBucketTable(bucketCount, slots, bits, words);
+    return bits == 8 ? ByteBucketTable.fromWords(bucketCount, words) : new ShortBucketTable(bucketCount, words);
   }
 
   // ---------------------------------------------------------------- keys to buckets
@@ -239,14 +278,6 @@ abstract class BucketTable implements SearchableTable {
   }
 
   /**
-   * @return whether the bits after the last slot (to the end of the array) are all zero, as a
-   *     table written by this class has them
-   */
-  final boolean tailIsClear() {
-    return PackedBits.isClearFrom(words, bucketCount * slots * bits);
-  }
-
-  /**
    * {@inheritDoc} Yes: {@link #write} stores only to the words of its slot and keeps every other
    * bit of them.
    */
@@ -257,7 +288,5 @@ abstract class BucketTable implements SearchableTable {
 
   /** Empties every slot. */
   @Override
-  public final void clear() {
-    Arrays.fill(words, 0L);
-  }
+  public abstract void clear();
 }

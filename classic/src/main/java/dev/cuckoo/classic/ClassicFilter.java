@@ -5,15 +5,19 @@ import dev.cuckoo.spi.AbstractCuckooFilter;
 import dev.cuckoo.spi.CuckooSizing;
 import dev.cuckoo.spi.CuckooStore;
 import dev.cuckoo.spi.FingerprintStash;
+import dev.cuckoo.spi.FingerprintStore;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 import java.io.OutputStream;
 
 /**
  * The classic cuckoo filter: partial-key cuckoo hashing over a {@link BucketTable} with two
- * candidate buckets per key; see {@link ClassicProvider} for what it promises.
+ * candidate buckets per key; see {@link ClassicProvider} for what it promises. {@link #of} picks
+ * the class: the fast shapes without concurrency get a subclass whose lookup names its table's
+ * final class.
  */
-final class ClassicFilter extends AbstractCuckooFilter {
+sealed class ClassicFilter extends AbstractCuckooFilter
+    permits ClassicFilter.OfByteBuckets, ClassicFilter.OfShortBuckets {
 
   /*
    * Fan et al. [1], section 3: a key's hash gives its first bucket i1 and an f-bit fingerprint;
@@ -32,6 +36,15 @@ final class ClassicFilter extends AbstractCuckooFilter {
    *   int   S, stashed fingerprints (at most the stash's slots)
    *   S     entries: long bucket, int fingerprint
    *
+   * A lookup in a loop of independent lookups over a table larger than the caches costs about
+   * as much per instruction as per cache miss: the processor overlaps the misses of as many
+   * lookups as its reorder window holds instructions for (docs/results.md, "Repeated JMH
+   * lookups"). Every type check on the way to the table counts. Calling the table through
+   * CuckooStore and SearchableTable costs two of them (a class compare each, as several
+   * implementations are loaded), so the two fast shapes without concurrency have a subclass
+   * whose lookup calls its table's final class directly: the only type check left is the one
+   * the caller makes on the filter itself.
+   *
    * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
    *     Better Than Bloom", CoNEXT 2014.
    */
@@ -47,24 +60,44 @@ final class ClassicFilter extends AbstractCuckooFilter {
   private final long buckets;
   private final int bits;
 
-  /** Creates an empty filter of the resolved spec's shape. */
-  ClassicFilter(FilterSpec spec) {
-    this(spec, newTable(spec), new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0);
+  /**
+   * Creates an empty filter of the resolved spec's shape.
+   *
+   * @param spec the resolved spec
+   * @return the filter
+   */
+  static ClassicFilter of(FilterSpec spec) {
+    return of(spec, newTable(spec), new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0);
   }
 
   /**
-   * Wraps a table and stash read from a file.
+   * Wraps a table and stash (read from a file, say) in the filter class for their shape.
    *
    * @param spec the resolved spec
    * @param table a table of the spec's shape
    * @param stash the fingerprints kept beside it
    * @param size the items the table and the stash hold
+   * @return the filter
    */
-  ClassicFilter(FilterSpec spec, BucketTable table, FingerprintStash stash, long size) {
+  static ClassicFilter of(FilterSpec spec, BucketTable table, FingerprintStash stash, long size) {
+    long bucketBits = (long) table.slotsPerBucket() * spec.fingerprintBits().getAsInt();
+    CuckooStore store = CuckooStore.create(spec, table, stash, bucketBits, size);
+    if (store instanceof FingerprintStore<?> plain) {
+      if (table instanceof ShortBucketTable shorts) {
+        return new OfShortBuckets(spec, shorts, stash, plain);
+      }
+      if (table instanceof ByteBucketTable bytes) {
+        return new OfByteBuckets(spec, bytes, stash, plain);
+      }
+    }
+    return new ClassicFilter(spec, table, stash, store);
+  }
+
+  private ClassicFilter(FilterSpec spec, BucketTable table, FingerprintStash stash, CuckooStore store) {
     super(spec);
     this.table = table;
     this.stash = stash;
-    this.store = CuckooStore.create(spec, table, stash, (long) table.slotsPerBucket() * spec.fingerprintBits().getAsInt(), size);
+    this.store = store;
     this.buckets = table.bucketCount();
     this.bits = spec.fingerprintBits().getAsInt();
   }
@@ -124,7 +157,7 @@ final class ClassicFilter extends AbstractCuckooFilter {
   /** @return the bytes of the table, its precomputed alternate offsets, and the stash */
   @Override
   public long sizeInBytes() {
-    return (long) table.words.length * Long.BYTES + table.extraBytes() + (long) stash.slots() * FingerprintStash.ENTRY_BYTES;
+    return table.tableBytes() + table.extraBytes() + (long) stash.slots() * FingerprintStash.ENTRY_BYTES;
   }
 
   @Override
@@ -156,7 +189,41 @@ final class ClassicFilter extends AbstractCuckooFilter {
     out.writeLong(buckets);
     out.writeLong(store.size());
     out.writeLong(words);
-    out.writeLongs(table.words, 0, (int) words);
+    table.writePayloadWords(out);
     stash.writeTo(out);
+  }
+
+  /** 16-bit fingerprints in buckets of 4 ({@link ShortBucketTable}), without concurrency. */
+  static final class OfShortBuckets extends ClassicFilter {
+    private final ShortBucketTable shorts;
+    private final FingerprintStore<?> plain;
+
+    OfShortBuckets(FilterSpec spec, ShortBucketTable table, FingerprintStash stash, FingerprintStore<?> store) {
+      super(spec, table, stash, store);
+      this.shorts = table;
+      this.plain = store;
+    }
+
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      return shorts.containsHash(keyHash) || plain.stashMightContain(keyHash);
+    }
+  }
+
+  /** 8-bit fingerprints in buckets of 4 ({@link ByteBucketTable}), without concurrency. */
+  static final class OfByteBuckets extends ClassicFilter {
+    private final ByteBucketTable bytes;
+    private final FingerprintStore<?> plain;
+
+    OfByteBuckets(FilterSpec spec, ByteBucketTable table, FingerprintStash stash, FingerprintStore<?> store) {
+      super(spec, table, stash, store);
+      this.bytes = table;
+      this.plain = store;
+    }
+
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      return bytes.containsHash(keyHash) || plain.stashMightContain(keyHash);
+    }
   }
 }

@@ -133,7 +133,7 @@ public final class ClassicProvider implements FilterProvider {
           "no classic filter has bucketSize=" + bucketSize + " and fingerprintBits=" + fingerprintBits);
     }
     // allocatedWords = ceil(buckets · slots · bits / 64) + padding <= MAX_WORDS
-    long padding = BucketTable.allocatedWords(2, bucketSize, fingerprintBits) - BucketTable.payloadWords(2, bucketSize, fingerprintBits);
+    long padding = BucketTable.maxPaddingWords(bucketSize, fingerprintBits);
     long maxBuckets = (BucketTable.MAX_WORDS - padding) * Long.SIZE / ((long) bucketSize * fingerprintBits);
     return CuckooSizing.maxCapacity(bucketSize, fingerprintBits, maxBuckets);
   }
@@ -153,7 +153,7 @@ public final class ClassicProvider implements FilterProvider {
 
   @Override
   public CuckooFilter create(FilterSpec resolved) {
-    return new ClassicFilter(resolved);
+    return ClassicFilter.of(resolved);
   }
 
   /**
@@ -188,9 +188,8 @@ public final class ClassicProvider implements FilterProvider {
       throw new CorruptFilterException(
           "classic payload declares a table of " + words + " longs, but its shape needs " + expectedWords);
     }
-    long[] table = payload.readLongArray((int) words,
-        (int) BucketTable.allocatedWords(buckets, slots, bits), "a table of " + words + " longs");
-    BucketTable t = BucketTable.wrap(buckets, slots, bits, table);
+    BucketTable t = BucketTable.wrap(buckets, slots, bits, payload.readLongArray((int) words,
+        (int) BucketTable.allocatedWords(buckets, slots, bits), "a table of " + words + " longs"));
     if (!t.tailIsClear()) {
       throw new CorruptFilterException("classic payload has bits set after the last slot of its table");
     }
@@ -201,6 +200,6 @@ public final class ClassicProvider implements FilterProvider {
       throw new CorruptFilterException(
           "classic payload declares " + size + " items, but its table and stash hold " + occupied + " fingerprints");
     }
-    return new ClassicFilter(resolved, t, stash, size);
+    return ClassicFilter.of(resolved, t, stash, size);
   }
 }

@@ -8,7 +8,7 @@ import dev.cuckoo.spi.SwarLanes;
  * with no alignment, a bucket read as one or more 64-bit windows at any bit offset and searched
  * with SWAR tests over lanes of the fingerprint's width.
  */
-final class PackedBucketTable extends BucketTable {
+final class PackedBucketTable extends WordBucketTable {
   /** Bits of one bucket. */
   private final long bucketBits;
   /** Slots searched per window: a power of two dividing the bucket size, at most 64 bits. */

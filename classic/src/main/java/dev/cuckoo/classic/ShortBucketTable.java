@@ -7,7 +7,7 @@ import dev.cuckoo.spi.SwarLanes;
  * The fast path for 16-bit fingerprints in buckets of 4: a bucket is one table word, searched
  * with one SWAR test.
  */
-final class ShortBucketTable extends BucketTable {
+final class ShortBucketTable extends WordBucketTable {
   private static final long LO = 0x0001_0001_0001_0001L;
   private static final long HI = 0x8000_8000_8000_8000L;
   private static final long LOW = 0x7FFF_7FFF_7FFF_7FFFL;
@@ -27,7 +27,7 @@ final class ShortBucketTable extends BucketTable {
     // Both words are loaded before either is tested, so the two cache misses overlap.
     long x1 = words[(int) bucket1] ^ pattern;
     long x2 = words[(int) bucket2] ^ pattern;
-    return (SwarLanes.anyZero(x1, LO, HI) | SwarLanes.anyZero(x2, LO, HI)) != 0;
+    return SwarLanes.anyZero(x1, x2, LO, HI) != 0;
   }
 
   @Override

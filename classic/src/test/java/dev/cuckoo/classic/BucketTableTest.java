@@ -143,11 +143,11 @@ class BucketTableTest {
     }
     for (long s = 0; s < slotCount; s++) {
       long offset = s * bits;
-      long[] before = t.words.clone();
+      long[] before = payload(t);
       int old = t.read(offset);
       t.write(offset, (int) (all ^ old) == 0 ? 1 : (int) (all ^ old));
       t.write(offset, old);
-      assertArrayEquals(before, t.words, "slot " + s + " at bit " + offset);
+      assertArrayEquals(before, payload(t), "slot " + s + " at bit " + offset);
     }
     for (long s = 0; s < slotCount; s++) {
       assertEquals((s & 1) == 0 ? all : 1L + (s % all), t.read(s * bits) & 0xFFFF_FFFFL, "slot " + s);
@@ -172,8 +172,10 @@ class BucketTableTest {
           assertEquals(packed.insert(bucket, fp), fast.insert(bucket, fp));
         }
       }
-      int words = (int) BucketTable.payloadWords(BUCKETS + 1, 4, bits);
-      assertArrayEquals(java.util.Arrays.copyOf(packed.words, words), fast.words, bits + "-bit table layout");
+      assertArrayEquals(payload(packed), payload(fast), bits + "-bit table layout");
+      assertArrayEquals(payload(fast), payload(BucketTable.wrap(BUCKETS + 1, 4, bits,
+          java.util.Arrays.copyOf(payload(fast), (int) BucketTable.allocatedWords(BUCKETS + 1, 4, bits)))),
+          bits + "-bit table rebuilt from its payload words");
     }
   }
 
@@ -183,8 +185,13 @@ class BucketTableTest {
     assertInstanceOf(ShortBucketTable.class, BucketTable.create(10, 4, 16));
     assertInstanceOf(PackedBucketTable.class, BucketTable.create(10, 8, 8));
     assertInstanceOf(PackedBucketTable.class, BucketTable.create(10, 4, 12));
-    assertEquals(10 * 4 * 8 / 64, BucketTable.create(10, 4, 8).words.length);
-    assertEquals((10 * 4 * 12 + 63) / 64 + 1, BucketTable.create(10, 4, 12).words.length);
+    assertEquals(10 * 4 * 8 / 8, BucketTable.create(10, 4, 8).tableBytes());
+    // Past what an int[] holds, 8-bit buckets of 4 take the packed table and its padding word.
+    long intLimit = BucketTable.MAX_INT_BUCKETS - 1;
+    assertEquals(BucketTable.payloadWords(intLimit, 4, 8), BucketTable.allocatedWords(intLimit, 4, 8));
+    assertEquals(BucketTable.payloadWords(intLimit + 2, 4, 8) + 1, BucketTable.allocatedWords(intLimit + 2, 4, 8));
+    assertEquals(10 * 4 * 16 / 8, BucketTable.create(10, 4, 16).tableBytes());
+    assertEquals(((10 * 4 * 12 + 63) / 64 + 1) * 8, BucketTable.create(10, 4, 12).tableBytes());
     assertThrows(IllegalArgumentException.class, () -> BucketTable.wrap(10, 4, 12, new long[3]));
     BucketTable t = BucketTable.create(10, 4, 12);
     assertThrows(IllegalStateException.class, () -> t.replace(3, 5, 6));
@@ -206,5 +213,14 @@ class BucketTableTest {
       n += v == value ? 1 : 0;
     }
     return n;
+  }
+
+  /** @return the table's payload words, whatever it stores them in */
+  private static long[] payload(BucketTable t) {
+    long[] words = new long[(int) BucketTable.payloadWords(t.bucketCount, t.slots, t.bits)];
+    for (int i = 0; i < words.length; i++) {
+      words[i] = t.payloadWord(i);
+    }
+    return words;
   }
 }

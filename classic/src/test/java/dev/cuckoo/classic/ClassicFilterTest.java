@@ -213,6 +213,10 @@ class ClassicFilterTest {
         && e.getMessage().contains("1.." + max), e.getMessage());
     long words = BucketTable.allocatedWords(CuckooSizing.bucketCount(max, 4, 32), 4, 32);
     assertTrue(words <= BucketTable.MAX_WORDS && words > BucketTable.MAX_WORDS - 64, words + " words");
+    // The largest 8-bit table has more buckets than an int[] holds: it is packed, with padding.
+    long max8 = ClassicProvider.maxCapacity(4, 8);
+    long words8 = BucketTable.allocatedWords(CuckooSizing.bucketCount(max8, 4, 8), 4, 8);
+    assertTrue(words8 <= BucketTable.MAX_WORDS && words8 > BucketTable.MAX_WORDS - 64, words8 + " words");
     assertTrue(ClassicProvider.maxCapacity(8, 4) > 30_000_000_000L);
     assertTrue(ClassicProvider.maxCapacity(1, 32) > 2_000_000_000L);
   }

@@ -72,6 +72,7 @@ public class ContenderBenchmark {
     /** Keys {@link #full} refused; a peer that drops an item when full may then miss as many. */
     int refused;
     int cursor;
+    int blockCursor;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -93,6 +94,13 @@ public class ContenderBenchmark {
       int i = cursor;
       cursor = i + 1 == size ? 0 : i + 1;
       return i;
+    }
+
+    /** @return the first key of the next block of {@value #BLOCK}, cycling through the keys */
+    int nextBlock() {
+      int start = blockCursor;
+      blockCursor = start + 2 * BLOCK > size ? 0 : start + BLOCK;
+      return start;
     }
   }
 
@@ -151,14 +159,32 @@ public class ContenderBenchmark {
     s.fill = start + BLOCK;
   }
 
+  /**
+   * Looks up a block of stored keys, the next {@value #BLOCK} in the key set's order.
+   *
+   * <p>Lookups run in a loop of their own, as a stream of queries does, rather than one per
+   * invocation: at 10M keys a lookup waits for two cache misses, the processor overlaps the
+   * misses of as many lookups as its reorder window holds instructions for, and the harness's
+   * own instructions around each single lookup (about 30) would take a third of that window for
+   * every contender alike (docs/results.md, "Lookups: one per invocation or a block").
+   *
+   * @return how many of the block were found: all of them, unless the filter refused some
+   */
   @Benchmark
-  public boolean positiveLookup(Workload w) {
-    return w.present.mightContain(w.full, w.next());
+  @OperationsPerInvocation(BLOCK)
+  public int positiveLookup(Workload w) {
+    return w.present.countFound(w.full, w.nextBlock());
   }
 
+  /**
+   * Looks up a block of keys never added; see {@link #positiveLookup}.
+   *
+   * @return how many of the block were reported present: the false positives
+   */
   @Benchmark
-  public boolean negativeLookup(Workload w) {
-    return w.absent.mightContain(w.full, w.next());
+  @OperationsPerInvocation(BLOCK)
+  public int negativeLookup(Workload w) {
+    return w.absent.countFound(w.full, w.nextBlock());
   }
 
   /** A read-mostly mix on a filter filling up: 45% stored keys, 45% absent keys, 10% adds. */
@@ -218,6 +244,21 @@ public class ContenderBenchmark {
 
     boolean mightContain(FilterAdapter f, int i) {
       return arrays == null ? f.mightContain(longs[i]) : f.mightContain(arrays[i]);
+    }
+
+    /** @return how many of the {@value #BLOCK} keys from {@code from} on the filter reports */
+    int countFound(FilterAdapter f, int from) {
+      int found = 0;
+      if (arrays == null) {
+        for (int i = from; i < from + BLOCK; i++) {
+          found += f.mightContain(longs[i]) ? 1 : 0;
+        }
+      } else {
+        for (int i = from; i < from + BLOCK; i++) {
+          found += f.mightContain(arrays[i]) ? 1 : 0;
+        }
+      }
+      return found;
     }
 
     boolean remove(FilterAdapter f, int i) {

@@ -5,6 +5,7 @@ import dev.cuckoo.spi.AbstractCuckooFilter;
 import dev.cuckoo.spi.CuckooSizing;
 import dev.cuckoo.spi.CuckooStore;
 import dev.cuckoo.spi.FingerprintStash;
+import dev.cuckoo.spi.FingerprintStore;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,9 +13,10 @@ import java.io.OutputStream;
 /**
  * The semi-sorted cuckoo filter: partial-key cuckoo hashing over a {@link SemiSortedTable}, two
  * candidate buckets of four fingerprints per key; see {@link SemiSortedProvider} for what it
- * promises.
+ * promises. {@link #of} picks the class: 16-bit fingerprints without concurrency get a subclass
+ * whose lookup names its table's final class.
  */
-final class SemiSortedFilter extends AbstractCuckooFilter {
+sealed class SemiSortedFilter extends AbstractCuckooFilter permits SemiSortedFilter.OfSixteenBits {
 
   /*
    * The cuckoo filter of Fan et al. [1], section 3, with the semi-sorted buckets of section 5.2
@@ -36,6 +38,11 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
    *   int   S, stashed fingerprints (at most the stash's slots)
    *   S     entries: long bucket, int fingerprint
    *
+   * A lookup in a loop of independent lookups over a table larger than the caches costs about
+   * as much per instruction as per cache miss (docs/results.md), so the headline shape skips the
+   * type checks of calling its table through CuckooStore and SearchableTable, as classic's fast
+   * shapes do (ClassicFilter).
+   *
    * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
    *     Better Than Bloom", CoNEXT 2014.
    */
@@ -49,24 +56,38 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
   private final SemiSortedTable table;
   private final FingerprintStash stash;
 
-  /** Creates an empty filter of the resolved spec's shape. */
-  SemiSortedFilter(FilterSpec spec) {
-    this(spec, newTable(spec), new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0);
+  /**
+   * Creates an empty filter of the resolved spec's shape.
+   *
+   * @param spec the resolved spec
+   * @return the filter
+   */
+  static SemiSortedFilter of(FilterSpec spec) {
+    return of(spec, newTable(spec), new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0);
   }
 
   /**
-   * Wraps a table and stash read from a file.
+   * Wraps a table and stash (read from a file, say) in the filter class for their shape.
    *
    * @param spec the resolved spec
    * @param table a table of the spec's shape
    * @param stash the fingerprints kept beside it
    * @param size the items the table and the stash hold
+   * @return the filter
    */
-  SemiSortedFilter(FilterSpec spec, SemiSortedTable table, FingerprintStash stash, long size) {
+  static SemiSortedFilter of(FilterSpec spec, SemiSortedTable table, FingerprintStash stash, long size) {
+    CuckooStore store = CuckooStore.create(spec, table, stash, table.bucketBits, size);
+    if (store instanceof FingerprintStore<?> plain && table instanceof SixteenBitTable sixteen) {
+      return new OfSixteenBits(spec, sixteen, stash, plain);
+    }
+    return new SemiSortedFilter(spec, table, stash, store);
+  }
+
+  private SemiSortedFilter(FilterSpec spec, SemiSortedTable table, FingerprintStash stash, CuckooStore store) {
     super(spec);
     this.table = table;
     this.stash = stash;
-    this.store = CuckooStore.create(spec, table, stash, table.bucketBits, size);
+    this.store = store;
   }
 
   private static SemiSortedTable newTable(FilterSpec spec) {
@@ -160,5 +181,22 @@ final class SemiSortedFilter extends AbstractCuckooFilter {
     out.writeLong(words);
     out.writeLongs(table.words, 0, (int) words);
     stash.writeTo(out);
+  }
+
+  /** 16-bit fingerprints ({@link SixteenBitTable}), without concurrency. */
+  static final class OfSixteenBits extends SemiSortedFilter {
+    private final SixteenBitTable sixteen;
+    private final FingerprintStore<?> plain;
+
+    OfSixteenBits(FilterSpec spec, SixteenBitTable table, FingerprintStash stash, FingerprintStore<?> store) {
+      super(spec, table, stash, store);
+      this.sixteen = table;
+      this.plain = store;
+    }
+
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      return sixteen.containsHash(keyHash) || plain.stashMightContain(keyHash);
+    }
   }
 }

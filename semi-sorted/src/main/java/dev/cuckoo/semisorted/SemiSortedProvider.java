@@ -133,7 +133,7 @@ public final class SemiSortedProvider implements FilterProvider {
 
   @Override
   public CuckooFilter create(FilterSpec resolved) {
-    return new SemiSortedFilter(resolved);
+    return SemiSortedFilter.of(resolved);
   }
 
   /**
@@ -187,6 +187,6 @@ public final class SemiSortedProvider implements FilterProvider {
       throw new CorruptFilterException(
           NAME + " payload declares " + size + " items, but its table and stash hold " + occupied + " fingerprints");
     }
-    return new SemiSortedFilter(resolved, t, stash, size);
+    return SemiSortedFilter.of(resolved, t, stash, size);
   }
 }

@@ -131,9 +131,11 @@ class SemiSortedFilterTest {
     }
   }
 
-  @Test
-  void aKeyFitsEightTimesInItsBucketsThenTheStashTakesEightMore() throws IOException {
-    SemiSortedFilter f = (SemiSortedFilter) CuckooFilters.create("semi-sorted?capacity=1000&fingerprintBits=13");
+  /** 16 bits takes the subclass that searches its table and stash itself; 13 the shared path. */
+  @ParameterizedTest(name = "f={0}")
+  @ValueSource(ints = {13, 16})
+  void aKeyFitsEightTimesInItsBucketsThenTheStashTakesEightMore(int bits) throws IOException {
+    SemiSortedFilter f = (SemiSortedFilter) CuckooFilters.create("semi-sorted?capacity=1000&fingerprintBits=" + bits);
     for (int i = 0; i < 8; i++) {
       assertTrue(f.add("same"), "copy " + i);
     }
@@ -148,6 +150,8 @@ class SemiSortedFilterTest {
     assertEquals(16, f.size());
     CuckooFilter g = roundTrip(f);
     assertEquals(16, g.count("same"));
+    assertTrue(g.mightContain("same"));
+    assertEquals(f.getClass(), g.getClass(), "a filter read back takes the class of its shape");
     for (int i = 0; i < 16; i++) {
       assertTrue(f.mightContain("same"));
       assertTrue(f.remove("same"), "remove " + i);
@@ -158,6 +162,17 @@ class SemiSortedFilterTest {
     f.add("again");
     f.clear();
     assertEquals(0, f.count("again"));
+  }
+
+  @Test
+  void onlyTheHeadlineShapeWithoutConcurrencyTakesTheDirectLookup() {
+    assertTrue(CuckooFilters.create("semi-sorted?capacity=1000") instanceof SemiSortedFilter.OfSixteenBits);
+    for (String config : new String[] {
+        "semi-sorted?capacity=1000&fingerprintBits=13",
+        "semi-sorted?capacity=1000&fingerprintBits=16&concurrency=striped"}) {
+      CuckooFilter f = CuckooFilters.create(config);
+      assertEquals(SemiSortedFilter.class, f.getClass(), config);
+    }
   }
 
   @Test

@@ -9,6 +9,10 @@ module dev.cuckoo.hashing {
   // zero-allocation-hashing has no stable module name yet: only this module reads it, and it
   // is not re-exported, so its name can change without touching anyone else.
   requires zero.allocation.hashing;
+  // zero-allocation-hashing reads memory through sun.misc.Unsafe, which lives in jdk.unsupported.
+  // As an automatic module it reads every module in the graph, but it cannot add one: an
+  // application launched with -m resolves jdk.unsupported only if a named module requires it.
+  requires jdk.unsupported;
   requires static com.google.auto.service;
 
   provides dev.cuckoo.spi.HashStrategyProvider with

@@ -7,9 +7,6 @@ import dev.cuckoo.CuckooFilters;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -24,26 +21,11 @@ class ModulePathDiscoveryTest {
 
   @Test
   void everyProviderIsFoundOnTheModulePath() throws IOException, InterruptedException {
-    String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> modules = new ArrayList<>();
-    List<String> plain = new ArrayList<>();
-    for (String entry : classPath.split(File.pathSeparator)) {
-      String name = Paths.get(entry).toString().replace('\\', '/');
-      boolean cuckooModule = name.matches(".*/cuckoo-(api|hashing|classic|semi-sorted|scalable)-[^/]*\\.jar")
-          || name.matches(".*/(api|hashing|classic|semi-sorted|scalable)/target/classes");
-      if (cuckooModule && !name.contains("tests")) {
-        modules.add(entry);
-      } else if (name.contains("zero-allocation-hashing")) {
-        modules.add(entry);
-      } else if (name.endsWith("test-classes")) {
-        plain.add(entry);
-      }
-    }
-    Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-    List<String> command = List.of(java.toString(),
-        "--module-path", String.join(File.pathSeparator, modules),
+    CuckooModulePath path = new CuckooModulePath();
+    List<String> command = List.of(CuckooModulePath.java(),
+        "--module-path", path.modulePath(),
         "--add-modules", "ALL-MODULE-PATH",
-        "-cp", String.join(File.pathSeparator, plain),
+        "-cp", String.join(File.pathSeparator, path.testClasses),
         ModulePathProbe.class.getName());
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -23,9 +23,13 @@ import org.junit.jupiter.api.Test;
  * proportion to a declared size.
  */
 class FilterFileTest {
-  private static final String SPEC = "exact?capacity=100&fingerprintBits=64&bucketSize=1&hash=fnv1a-mix&seed=0&maxKicks=0&flavour=plain&spare=0";
+  private static final String SPEC =
+      "exact?capacity=100&fingerprintBits=64&bucketSize=1&hash=fnv1a-mix&seed=0&maxKicks=0&concurrency=none&flavour=plain&spare=0";
 
-  /** A file with every field chosen by the caller and a valid checksum. */
+  /**
+   * A file with every field chosen by the caller and a valid checksum. From version 2 on it has
+   * the hash check of the hash the spec names where that is installed (zeros where not).
+   */
   private static byte[] forge(int magic, int version, byte[] variant, int variantLength, byte[] spec, int specLength,
       long payloadLength, byte[] payload) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -36,6 +40,11 @@ class FilterFileTest {
     out.write(variant);
     out.writeInt(specLength);
     out.write(spec);
+    if (version >= 2) {
+      for (long h : hashCheckOf(new String(spec, UTF_8))) {
+        out.writeLong(h);
+      }
+    }
     out.writeLong(payloadLength);
     out.write(payload);
     CRC32C crc = new CRC32C();
@@ -44,10 +53,28 @@ class FilterFileTest {
     return bytes.toByteArray();
   }
 
+  private static long[] hashCheckOf(String spec) {
+    try {
+      FilterSpec parsed = FilterSpec.parse(spec);
+      String name = parsed.hash().orElse("fnv1a-mix");
+      if (CuckooFilters.hashes().contains(name)) {
+        return FilterFile.hashCheck(CuckooFilters.hash(name, parsed.seed().orElse(0L)));
+      }
+    } catch (IllegalArgumentException notASpec) {
+      // forged on purpose: any check will do
+    }
+    return new long[4];
+  }
+
+  /** A file of the current version. */
   private static byte[] forge(String variant, String spec, byte[] payload) throws IOException {
+    return forge(FilterFile.FORMAT_VERSION, variant, spec, payload);
+  }
+
+  private static byte[] forge(int version, String variant, String spec, byte[] payload) throws IOException {
     byte[] v = variant.getBytes(UTF_8);
     byte[] s = spec.getBytes(UTF_8);
-    return forge(FilterFile.MAGIC, 1, v, v.length, s, s.length, payload.length, payload);
+    return forge(FilterFile.MAGIC, version, v, v.length, s, s.length, payload.length, payload);
   }
 
   private static byte[] exactPayload(long distinct, long... entries) throws IOException {
@@ -73,6 +100,13 @@ class FilterFileTest {
   }
 
   @Test
+  void aFileOfVersion1WithoutHashCheckIsRead() throws IOException {
+    CuckooFilter f = CuckooFilters.read(new ByteArrayInputStream(forge(1, "exact", SPEC, exactPayload(2, 7, 1, 9, 3))));
+    assertEquals(4, f.size());
+    assertEquals(SPEC, f.spec().toString());
+  }
+
+  @Test
   void theLayoutIsAsDocumented() throws IOException {
     CuckooFilter f = CuckooFilters.create("exact?capacity=100");
     f.add(1L);
@@ -89,8 +123,10 @@ class FilterFileTest {
     byte[] p = exactPayload(0);
     assertEquals("not a cuckoo filter file: magic 0x434B4F47, expected 0x434B4F46 (\"CKOF\")",
         rejection(forge(FilterFile.MAGIC + 1, 1, v, v.length, s, s.length, p.length, p)));
-    assertEquals("unsupported filter file format version 2; this library reads version 1",
-        rejection(forge(FilterFile.MAGIC, 2, v, v.length, s, s.length, p.length, p)));
+    assertEquals("unsupported filter file format version 3; this library reads versions 1 to 2",
+        rejection(forge(FilterFile.MAGIC, 3, v, v.length, s, s.length, p.length, p)));
+    assertEquals("unsupported filter file format version 0; this library reads versions 1 to 2",
+        rejection(forge(FilterFile.MAGIC, 0, v, v.length, s, s.length, p.length, p)));
     assertEquals("variant name length 0 is out of range: 1..64",
         rejection(forge(FilterFile.MAGIC, 1, new byte[0], 0, s, s.length, p.length, p)));
     assertEquals("variant name length 65535 is out of range: 1..64",
@@ -109,11 +145,42 @@ class FilterFileTest {
     assertTrue(unknown.contains("variant 'nope' is not installed") && unknown.contains("exact"), unknown);
     assertTrue(rejection(forge("exact", "classic?capacity=5", new byte[0])).contains("is not for variant exact"));
     assertTrue(rejection(forge("exact", "exact?capacity=lots", new byte[0])).contains("capacity=lots is not a whole number"));
-    assertTrue(rejection(forge("exact", "exact?capacity=0", new byte[0])).contains("capacity=0 is out of range for variant exact"));
+    assertTrue(rejection(forge("exact", "exact?capacity=0", new byte[0])).contains("capacity=0 is out of range: at least 1"));
+    assertTrue(rejection(forge("exact", "exact?capacity=100000000", new byte[0])).contains("capacity=100000000 is out of range for variant exact"));
     String hash = rejection(forge("exact", "exact?capacity=5&hash=sha512", exactPayload(0)));
-    assertTrue(hash.contains("hash=sha512 is not installed") && hash.contains("fnv1a-mix"), hash);
+    assertTrue(hash.contains("hash 'sha512' is not installed") && hash.contains("fnv1a-mix")
+        && hash.contains("CuckooFilters.read(in, hash)"), hash);
     byte[] badUtf8 = forge(FilterFile.MAGIC, 1, "exact".getBytes(UTF_8), 5, new byte[] {'e', (byte) 0xC3}, 2, 0, new byte[0]);
     assertEquals("the spec in the filter file is not valid UTF-8", rejection(badUtf8));
+  }
+
+  @Test
+  void aDamagedNameOrSpecIsReportedAsDamageNotAsSomethingMissing() throws IOException {
+    CuckooFilter f = CuckooFilters.create("exact?capacity=100");
+    f.add(1L);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    f.writeTo(out);
+    byte[] file = out.toByteArray();
+    byte[] variant = file.clone();
+    variant[8 + 2] ^= 0x02; // "exact" becomes "excct"
+    String m = rejection(variant);
+    assertTrue(m.startsWith("filter file is damaged: checksum mismatch") && m.contains("variant 'excct' is not installed")
+        && m.contains("did you mean 'exact'?"), m);
+    byte[] spec = file.clone();
+    spec[8 + 5 + 4 + "exact?capacity=".length()] ^= 0x01; // capacity=100 becomes capacity=000
+    String s = rejection(spec);
+    assertTrue(s.startsWith("filter file is damaged: checksum mismatch") && s.contains("capacity=0"), s);
+    byte[] check = file.clone();
+    check[8 + 5 + 4 + f.spec().toString().length() + 3] ^= 0x10;
+    String c = rejection(check);
+    assertTrue(c.startsWith("filter file is damaged: checksum mismatch") && c.contains("hash check differs"), c);
+    // An intact file of a variant that is not installed says just that.
+    String intact = rejection(forge("nope", "nope?capacity=1", new byte[0]));
+    assertTrue(intact.startsWith("filter file cannot be read: variant 'nope' is not installed"), intact);
+    // A truncated one is truncated, whatever its header says.
+    byte[] cut = forge("nope", "nope?capacity=1", new byte[10]);
+    String t = rejection(java.util.Arrays.copyOf(cut, cut.length - 8));
+    assertTrue(t.startsWith("filter file is truncated") && t.contains("variant 'nope' is not installed"), t);
   }
 
   @Test
@@ -172,7 +239,7 @@ class FilterFileTest {
     byte[] file = forge("exact", SPEC, exactPayload(1, 5, 1));
     byte[] bad = file.clone();
     bad[bad.length - 1] ^= 1;
-    assertTrue(rejection(bad).startsWith("filter file checksum mismatch: stored CRC32C 0x"));
+    assertTrue(rejection(bad).startsWith("filter file is damaged: checksum mismatch, stored CRC32C 0x"));
     assertEquals("filter file is truncated: it ends after 3 bytes, inside the header", rejection(java.util.Arrays.copyOf(file, 3)));
     assertTrue(rejection(java.util.Arrays.copyOf(file, file.length - 10)).contains("inside the payload"));
     assertTrue(rejection(java.util.Arrays.copyOf(file, file.length - 2)).contains("inside the checksum"));
@@ -190,7 +257,7 @@ class FilterFileTest {
     f.writeTo(out);
     byte[] file = out.toByteArray();
     String m = rejection(file);
-    assertTrue(m.contains("hash=custom-hash is not installed"), m);
+    assertTrue(m.contains("hash 'custom-hash' is not installed"), m);
     CuckooFilter g = CuckooFilters.read(new ByteArrayInputStream(file), custom);
     assertTrue(g.mightContain("hello"));
     assertEquals(custom, g.spec().hashInstance().get());
@@ -233,7 +300,7 @@ class FilterFileTest {
     // Read the payload back through the reader's own stream, as a provider would.
     EnvelopeReader r = new EnvelopeReader(new ByteArrayInputStream(out.toByteArray()));
     r.allow(Long.MAX_VALUE);
-    int header = 4 + 2 + 2 + 5 + 4 + spec.toString().length() + 8;
+    int header = 4 + 2 + 2 + 5 + 4 + spec.toString().length() + FilterFile.HASH_CHECK_BYTES + 8;
     r.skip(header);
     PayloadInput in = new PayloadInput(r, "exact", length);
     assertTrue(in.readBoolean());

@@ -76,6 +76,9 @@ public final class ForgedFiles {
     out.write(name);
     out.writeInt(specText.length);
     out.write(specText);
+    for (long h : FilterFile.hashCheck(resolved.hashStrategy())) {
+      out.writeLong(h);
+    }
     out.writeLong(payloadLength);
     head.write(out);
     out.write(new byte[zeros]);

@@ -26,7 +26,14 @@ import java.io.OutputStream;
  * add("x")} and {@code add("x".getBytes(UTF_8))} add the same key. Null keys are rejected with
  * {@link NullPointerException}.
  *
- * <p>Instances are not thread-safe unless the variant documents otherwise.
+ * <p><b>Threads.</b> A filter created with the default {@code concurrency=none} is not
+ * thread-safe, and misuse is not detected: two threads that write to it at once (or one that
+ * writes while another looks up) can lose keys without an exception. Adds that returned {@code
+ * true} are then not found, {@link #size()} ends up wrong, and the table can be left in a state
+ * no single thread could have produced. Lookups alone may run in parallel on a filter that no
+ * thread changes. To share a filter between writers, create it with {@code
+ * concurrency=threadsafe} (every variant accepts it and picks its own thread-safe mode, see
+ * {@link Concurrency}), guard it with your own lock, or give each thread its own filter.
  */
 public interface CuckooFilter {
 
@@ -162,17 +169,29 @@ public interface CuckooFilter {
   long size();
 
   /**
-   * @return the number of fingerprint slots (for a growing variant, the slots of its current
-   *     chain)
+   * The number of items the filter is sized for, in the config's sense of {@code capacity}: a
+   * filter takes that many distinct keys (for variants that promise it; see the variant). The
+   * default is the spec's capacity; a variant that grows reports what it is sized for now,
+   * before it grows again.
+   *
+   * @return the items the filter is sized for
    */
-  long capacity();
+  default long capacity() {
+    return spec().capacity().orElseThrow();
+  }
 
   /**
-   * @return {@code size() / capacity()}, between 0 and 1
+   * @return the fingerprint slots the filter has now: its table's and any beside it (a stash),
+   *     or for a variant that grows, those of every part it has grown
+   */
+  long slots();
+
+  /**
+   * @return {@code size() / slots()}, between 0 and 1
    */
   default double loadFactor() {
-    long capacity = capacity();
-    return capacity == 0 ? 0.0 : (double) size() / capacity;
+    long slots = slots();
+    return slots == 0 ? 0.0 : (double) size() / slots;
   }
 
   /**

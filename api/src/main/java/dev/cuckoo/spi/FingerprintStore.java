@@ -72,7 +72,7 @@ public final class FingerprintStore<T extends SearchableTable> implements Cuckoo
 
   /** @return the slots of the table and of the stash */
   @Override
-  public long capacity() {
+  public long slots() {
     return table.bucketCount() * table.slotsPerBucket() + stash.slots();
   }
 

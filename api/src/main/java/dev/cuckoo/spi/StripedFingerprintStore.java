@@ -152,7 +152,7 @@ public final class StripedFingerprintStore<T extends SearchableTable> implements
   }
 
   @Override
-  public long capacity() {
+  public long slots() {
     return table.bucketCount() * slots + stash.slots();
   }
 

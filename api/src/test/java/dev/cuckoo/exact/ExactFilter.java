@@ -70,7 +70,7 @@ final class ExactFilter extends AbstractCuckooFilter {
   }
 
   @Override
-  public long capacity() {
+  public long slots() {
     return capacity;
   }
 

@@ -17,7 +17,7 @@ class FingerprintStoreTest {
     ArrayTable table = new ArrayTable(16, 2);
     FingerprintStash stash = new FingerprintStash(3);
     FingerprintStore<ArrayTable> store = new FingerprintStore<>(table, stash, new KickPath(50, 1), 0);
-    assertEquals(35, store.capacity());
+    assertEquals(35, store.slots());
     Map<Long, Integer> model = new HashMap<>();
     SplittableRandom r = new SplittableRandom(3);
     long[] keys = new long[60];
@@ -35,7 +35,7 @@ class FingerprintStoreTest {
         } else {
           assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(table.contents()), "refused add");
           assertEquals(stashed, stash.size());
-          assertEquals(store.capacity() - 0, 35);
+          assertEquals(store.slots() - 0, 35);
         }
       } else if (copies > 0) {
         assertTrue(store.remove(key), "step " + step);

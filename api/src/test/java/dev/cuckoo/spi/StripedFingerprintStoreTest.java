@@ -25,7 +25,7 @@ class StripedFingerprintStoreTest {
     FingerprintStash stash = new FingerprintStash(3);
     StripedFingerprintStore<ArrayTable> store = new StripedFingerprintStore<>(table, stash, 64, 50, 1, 0);
     assertEquals(16, store.stripes());
-    assertEquals(35, store.capacity());
+    assertEquals(35, store.slots());
     Map<Long, Integer> model = new HashMap<>();
     SplittableRandom r = new SplittableRandom(3);
     long[] keys = new long[60];

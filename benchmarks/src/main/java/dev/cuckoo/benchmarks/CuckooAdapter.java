@@ -62,6 +62,6 @@ final class CuckooAdapter implements FilterAdapter {
 
   @Override
   public long slots() {
-    return filter.capacity();
+    return filter.slots();
   }
 }

@@ -150,8 +150,8 @@ sealed class ClassicFilter extends AbstractCuckooFilter
 
   /** @return the table's slots and the stash's */
   @Override
-  public long capacity() {
-    return store.capacity();
+  public long slots() {
+    return store.slots();
   }
 
   /** @return the bytes of the table, its precomputed alternate offsets, and the stash */

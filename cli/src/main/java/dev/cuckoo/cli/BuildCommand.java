@@ -207,8 +207,8 @@ final class BuildCommand implements Callable<Integer> {
   private void reportRefusal(PrintWriter err, CuckooFilter filter, FilterSpec wanted, Tally tally) {
     err.println("cuckoo: " + tally.refusedAt + ": the filter refused this key after storing "
         + TextFormat.things(tally.storedAtRefusal, "key") + " (load "
-        + String.format(Locale.ROOT, "%.1f%%", 100.0 * tally.storedAtRefusal / filter.capacity()) + " of "
-        + TextFormat.grouped(filter.capacity()) + " slots)");
+        + String.format(Locale.ROOT, "%.1f%%", 100.0 * tally.storedAtRefusal / filter.slots()) + " of "
+        + TextFormat.grouped(filter.slots()) + " slots)");
     int bucketSize = filter.spec().bucketSize().orElse(0);
     long capacity = filter.spec().capacity().orElse(0);
     String keys = "the input holds " + TextFormat.things(tally.read, "key");

@@ -31,7 +31,8 @@ final class FilterReport {
     row(out, "variant", variant + " (" + CuckooFilters.provider(variant).description() + ")");
     row(out, "spec", filter.spec().toString());
     row(out, "items", TextFormat.grouped(filter.size()));
-    row(out, "capacity", TextFormat.grouped(filter.capacity()) + " slots");
+    row(out, "capacity", TextFormat.grouped(filter.capacity()) + " items");
+    row(out, "slots", TextFormat.grouped(filter.slots()));
     row(out, "load", String.format(Locale.ROOT, "%.1f%%", filter.loadFactor() * 100));
     row(out, "bits/item", filter.size() == 0 ? "- (empty)" : String.format(Locale.ROOT, "%.2f", bitsPerItem()));
     row(out, "sizeInBytes", TextFormat.grouped(filter.sizeInBytes()));
@@ -59,6 +60,7 @@ final class FilterReport {
     field(json, "spec", quote(filter.spec().toString()));
     field(json, "items", Long.toString(filter.size()));
     field(json, "capacity", Long.toString(filter.capacity()));
+    field(json, "slots", Long.toString(filter.slots()));
     field(json, "loadFactor", Double.toString(filter.loadFactor()));
     field(json, "bitsPerItem", filter.size() == 0 ? "null" : Double.toString(bitsPerItem()));
     field(json, "sizeInBytes", Long.toString(filter.sizeInBytes()));

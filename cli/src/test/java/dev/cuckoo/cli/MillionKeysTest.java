@@ -129,12 +129,13 @@ class MillionKeysTest {
     assertTrue(lines.get(1).startsWith("variant       classic ("), lines.get(1));
     assertEquals("spec          " + expected.spec(), lines.get(2));
     assertEquals("items         1,000,000", lines.get(3));
-    assertEquals(String.format("capacity      %,d slots", expected.capacity()), lines.get(4));
-    assertTrue(lines.get(5).matches("load          \\d+\\.\\d%"), lines.get(5));
-    assertTrue(lines.get(6).matches("bits/item     1[67]\\.\\d\\d"), lines.get(6));
-    assertEquals(String.format("sizeInBytes   %,d", expected.sizeInBytes()), lines.get(7));
-    assertTrue(lines.get(8).matches("expected FPP  0\\.000\\d+ \\(about 1 in [\\d,]+\\)"), lines.get(8));
-    assertEquals(9, lines.size());
+    assertEquals("capacity      1,000,000 items", lines.get(4));
+    assertEquals(String.format("slots         %,d", expected.slots()), lines.get(5));
+    assertTrue(lines.get(6).matches("load          \\d+\\.\\d%"), lines.get(6));
+    assertTrue(lines.get(7).matches("bits/item     1[67]\\.\\d\\d"), lines.get(7));
+    assertEquals(String.format("sizeInBytes   %,d", expected.sizeInBytes()), lines.get(8));
+    assertTrue(lines.get(9).matches("expected FPP  0\\.000\\d+ \\(about 1 in [\\d,]+\\)"), lines.get(9));
+    assertEquals(10, lines.size());
   }
 
   @Test
@@ -143,7 +144,7 @@ class MillionKeysTest {
     assertTrue(json.startsWith("{\"file\": \"" + filter + "\", \"fileBytes\": " + Files.size(filter)
         + ", \"variant\": \"classic\", "), json);
     assertTrue(json.contains("\"spec\": \"" + CuckooFilters.create(CONFIG).spec() + "\""), json);
-    assertTrue(json.contains("\"items\": 1000000, "), json);
+    assertTrue(json.contains("\"items\": 1000000, \"capacity\": 1000000, \"slots\": "), json);
     assertTrue(json.endsWith("}"), json);
   }
 }

@@ -46,7 +46,7 @@ class HugeChainTest {
     long buckets = newest.numBuckets();
     assertEquals(1L << 32, buckets);
     assertEquals(4, newest.pageCount());
-    assertTrue(f.capacity() > 1L << 32, f.capacity() + " slots");
+    assertTrue(f.slots() > 1L << 32, f.slots() + " slots");
 
     // Inserts try the newest sub-filter first: keys whose first bucket there is among the last
     // 2^20 (all past 2^32 - 2^20 > 2^31) land in its last page.

@@ -70,7 +70,8 @@ class ScalableCuckooFilterTest {
         "scalable?capacity=1000&fingerprintBits=8&bucketSize=2&hash=murmur64a&seed=0&maxKicks=20&concurrency=none&expansion=1",
         f.spec().toString());
     assertEquals(512, f.subFilterBuckets(0));
-    assertEquals(1024, f.capacity());
+    assertEquals(1000, f.capacity());
+    assertEquals(1024, f.slots());
     assertEquals(1, f.subFilterCount());
     assertEquals(1, f.expansion());
   }
@@ -85,7 +86,7 @@ class ScalableCuckooFilterTest {
     assertRejected("scalable?capacity=1073741825", "capacity=1073741825", "2..1073741824");
     FilterSpec max = new ScalableProvider().validate(FilterSpec.parse("scalable?capacity=1073741824"));
     assertEquals(1L << 30, max.capacity().getAsLong());
-    assertRejected("scalable?capacity=100&bucketSize=0", "bucketSize=0", "1..255");
+    assertRejected("scalable?capacity=100&bucketSize=0", "bucketSize=0", "at least 1");
     assertRejected("scalable?capacity=1000&bucketSize=256", "bucketSize=256", "1..255");
     assertRejected("scalable?capacity=100&maxKicks=0", "maxKicks=0", "1..65535");
     assertRejected("scalable?capacity=100&maxKicks=65536", "maxKicks=65536", "1..65535");
@@ -386,6 +387,7 @@ class ScalableCuckooFilterTest {
     assertEquals(0, f.size());
     assertEquals(0, f.deletesSinceCompaction());
     assertEquals(64, f.capacity());
+    assertEquals(64, f.slots());
     assertArrayEquals(new byte[64], tables(f));
     assertEquals(List.of(), RedisBloomDump.dump(f));
     assertTrue(f.add(1L));
@@ -485,11 +487,18 @@ class ScalableCuckooFilterTest {
       f.add(k);
     }
     assertEquals(64L * f.subFilterCount(), f.capacity());
-    assertEquals(f.capacity(), f.sizeInBytes());
-    assertEquals(300.0 / f.capacity(), f.loadFactor(), 1e-12);
+    assertEquals(64L * f.subFilterCount(), f.slots());
+    assertEquals(f.slots(), f.sizeInBytes());
+    assertEquals(300.0 / f.slots(), f.loadFactor(), 1e-12);
     double bound = f.subFilterCount() * 4 / 255.0;
     assertTrue(f.expectedFpp() > 0 && f.expectedFpp() < bound, f.expectedFpp() + " vs " + bound);
-    assertEquals(40 + 16 * f.subFilterCount() + f.capacity(), f.info().get("Size"));
+    assertEquals(40 + 16 * f.subFilterCount() + f.slots(), f.info().get("Size"));
+    ScalableCuckooFilter growing = create("scalable?capacity=64&bucketSize=2&expansion=2");
+    for (long k = 0; k < 300; k++) {
+      growing.add(k);
+    }
+    assertEquals(3, growing.subFilterCount());
+    assertEquals(64 + 128 + 256, growing.capacity(), "what the chain was reserved for");
   }
 
   /** @return how many copies of the key were added before the first refusal */

@@ -137,8 +137,8 @@ sealed class SemiSortedFilter extends AbstractCuckooFilter permits SemiSortedFil
 
   /** @return the table's slots and the stash's */
   @Override
-  public long capacity() {
-    return store.capacity();
+  public long slots() {
+    return store.slots();
   }
 
   /**

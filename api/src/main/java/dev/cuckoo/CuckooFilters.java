@@ -1,5 +1,6 @@
 package dev.cuckoo;
 
+import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterFile;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.HashStrategy;
@@ -55,6 +56,7 @@ public final class CuckooFilters {
    * @throws IllegalArgumentException if the variant is not installed or rejects the spec
    */
   public static CuckooFilter create(FilterSpec spec) {
+    Objects.requireNonNull(spec, "spec must not be null");
     FilterProvider provider = provider(spec.variant());
     return provider.create(provider.validate(spec));
   }
@@ -81,7 +83,10 @@ public final class CuckooFilters {
    * @param in where to read; not closed
    * @return the filter
    * @throws CorruptFilterException if the input is truncated, corrupted, forged, of an unknown
-   *     variant or format version, or names a hash that is not installed
+   *     variant or format version, or names a hash that is not installed; or if the installed
+   *     hash of that name and seed is not the one the filter was written with (the file records
+   *     a check of its hash: a filter built with a {@link HashStrategy} instance is read with
+   *     {@link #read(InputStream, HashStrategy)})
    * @throws IOException if reading fails
    */
   public static CuckooFilter read(InputStream in) throws IOException {
@@ -93,14 +98,16 @@ public final class CuckooFilters {
    * {@link HashStrategy} instance that no {@link HashStrategyProvider} installs.
    *
    * @param in where to read; not closed
-   * @param hash the hash the filter was built with; its name must match the file's
+   * @param hash the hash the filter was built with; its name must match the file's, and it must
+   *     hash as the filter's hash did (same function, same seed): the file's hash check is
+   *     compared with it (files of 0.1.0 have none)
    * @return the filter
    * @throws CorruptFilterException as {@link #read(InputStream)} does, or if the file names
-   *     another hash
+   *     another hash or {@code hash} does not reproduce the file's hash check
    * @throws IOException if reading fails
    */
   public static CuckooFilter read(InputStream in, HashStrategy hash) throws IOException {
-    return FilterFile.read(in, Objects.requireNonNull(hash, "hash"));
+    return FilterFile.read(in, Objects.requireNonNull(hash, "hash must not be null"));
   }
 
   /** @return the names of the installed variants, sorted */
@@ -119,11 +126,12 @@ public final class CuckooFilters {
    * @throws IllegalArgumentException if no such variant is installed, listing those that are
    */
   public static FilterProvider provider(String variant) {
-    Objects.requireNonNull(variant, "variant");
+    Objects.requireNonNull(variant, "variant must not be null");
     FilterProvider p = registry().variants.get(variant);
     if (p == null) {
       throw new IllegalArgumentException(
-          "variant '" + variant + "' is not installed; installed variants: "
+          "variant '" + variant + "' is not installed" + ConfigValues.didYouMean(variant, variants())
+              + "; installed variants: "
               + listed(variants(), "none (add a variant module such as cuckoo-classic)"));
     }
     return p;
@@ -145,11 +153,12 @@ public final class CuckooFilters {
    * @throws IllegalArgumentException if no such hash is installed, listing those that are
    */
   public static HashStrategy hash(String name, long seed) {
-    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(name, "hash name must not be null");
     HashStrategyProvider p = registry().hashes.get(name);
     if (p == null) {
       throw new IllegalArgumentException(
-          "hash '" + name + "' is not installed; installed hashes: "
+          "hash '" + name + "' is not installed" + ConfigValues.didYouMean(name, hashes())
+              + "; installed hashes: "
               + listed(hashes(), "none (add cuckoo-hashing)"));
     }
     return p.create(seed);

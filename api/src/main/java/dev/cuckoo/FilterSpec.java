@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * filter is created, and {@link CuckooFilter#spec()} returns the resolved spec. Its text form is
  * the config string
  *
- * <pre>{@code variant?capacity=1000000&fingerprintBits=12&bucketSize=4&hash=xxh3&seed=0&maxKicks=500&expansion=2}</pre>
+ * <pre>{@code variant?capacity=1000000&fingerprintBits=12&bucketSize=4&hash=xxh3&seed=0&maxKicks=500&concurrency=none&expansion=2}</pre>
  *
  * <p>which {@link #parse(String)} reads and {@link #toString()} writes back, so a spec
  * round-trips through text ({@code parse(s.toString()).equals(s)}), with one exception: a hash
@@ -32,13 +32,15 @@ import java.util.regex.Pattern;
  *
  * <p>The common keys are {@value #CAPACITY}, {@value #FINGERPRINT_BITS} or {@value #TARGET_FPP}
  * (from which the variant derives the width), {@value #BUCKET_SIZE}, {@value #HASH}, {@value
- * #SEED} and {@value #MAX_KICKS}; any other key is a variant-specific option, which the variant
- * accepts or rejects when the filter is created. A spec checks only the form of what it holds
- * (names, numbers); the variant checks every range when the filter is created, so that the
+ * #SEED}, {@value #MAX_KICKS} and {@value #CONCURRENCY}; any other key is a variant-specific
+ * option, which the variant accepts or rejects when the filter is created. A spec rejects at
+ * once what no variant accepts (a capacity below 1, a target FPP outside (0, 1), a negative
+ * {@code maxKicks}); the variant checks its own ranges when the filter is created, so that the
  * message can say what that variant allows.
  *
  * <p>Every malformed or out-of-range value is rejected with an {@link IllegalArgumentException}
- * whose message names the key, the value given and what is allowed.
+ * whose message names the key, the value given and what is allowed. A {@code null} argument is
+ * rejected with a {@link NullPointerException} that names it.
  */
 public final class FilterSpec {
   /** Key of the number of items the filter is sized for. */
@@ -55,12 +57,14 @@ public final class FilterSpec {
   public static final String SEED = "seed";
   /** Key of the most evictions one insert may make. */
   public static final String MAX_KICKS = "maxKicks";
+  /** Key of the {@link Concurrency} mode: whether the filter may be shared between threads. */
+  public static final String CONCURRENCY = "concurrency";
   /** Property that names the variant in {@link #fromProperties(Properties, String)}. */
   public static final String VARIANT_PROPERTY = "variant";
 
   /** The common keys, in the order {@link #toString()} writes them. */
   public static final List<String> COMMON_KEYS =
-      List.of(CAPACITY, FINGERPRINT_BITS, TARGET_FPP, BUCKET_SIZE, HASH, SEED, MAX_KICKS);
+      List.of(CAPACITY, FINGERPRINT_BITS, TARGET_FPP, BUCKET_SIZE, HASH, SEED, MAX_KICKS, CONCURRENCY);
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
   private static final Pattern OPTION_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9._-]{0,63}");
@@ -76,6 +80,7 @@ public final class FilterSpec {
   private final HashStrategy hashInstance; // null: resolved by name
   private final Long seed;
   private final Integer maxKicks;
+  private final Concurrency concurrency;
   private final SortedMap<String, String> options;
 
   private FilterSpec(Builder b) {
@@ -88,6 +93,7 @@ public final class FilterSpec {
     this.hashInstance = b.hashInstance;
     this.seed = b.seed;
     this.maxKicks = b.maxKicks;
+    this.concurrency = b.concurrency;
     this.options = Collections.unmodifiableSortedMap(new TreeMap<>(b.options));
   }
 
@@ -113,7 +119,7 @@ public final class FilterSpec {
    * @throws IllegalArgumentException naming what is malformed or out of range
    */
   public static FilterSpec parse(String config) {
-    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(config, "config must not be null");
     String text = config.strip();
     if (text.isEmpty()) {
       throw new IllegalArgumentException(
@@ -159,8 +165,8 @@ public final class FilterSpec {
    * @throws IllegalArgumentException if the variant property is missing or a value is bad
    */
   public static FilterSpec fromProperties(Properties properties, String prefix) {
-    Objects.requireNonNull(properties, "properties");
-    Objects.requireNonNull(prefix, "prefix");
+    Objects.requireNonNull(properties, "properties must not be null");
+    Objects.requireNonNull(prefix, "prefix must not be null (use \"\" for none)");
     String variantKey = prefix + VARIANT_PROPERTY;
     String variant = properties.getProperty(variantKey);
     if (variant == null || variant.isBlank()) {
@@ -225,6 +231,14 @@ public final class FilterSpec {
     return maxKicks == null ? OptionalInt.empty() : OptionalInt.of(maxKicks);
   }
 
+  /**
+   * @return the concurrency mode, if given (a resolved spec always names one, never {@link
+   *     Concurrency#THREADSAFE})
+   */
+  public Optional<Concurrency> concurrency() {
+    return Optional.ofNullable(concurrency);
+  }
+
   /** @return the variant-specific options, sorted by name; unmodifiable */
   public Map<String, String> options() {
     return options;
@@ -268,6 +282,7 @@ public final class FilterSpec {
     b.hashInstance = hashInstance;
     b.seed = seed;
     b.maxKicks = maxKicks;
+    b.concurrency = concurrency;
     b.options.putAll(options);
     return b;
   }
@@ -290,13 +305,14 @@ public final class FilterSpec {
         && Objects.equals(hashInstance, s.hashInstance)
         && Objects.equals(seed, s.seed)
         && Objects.equals(maxKicks, s.maxKicks)
+        && concurrency == s.concurrency
         && options.equals(s.options);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(variant, capacity, fingerprintBits, targetFpp, bucketSize, hash,
-        hashInstance, seed, maxKicks, options);
+        hashInstance, seed, maxKicks, concurrency, options);
   }
 
   /** @return the config string, which {@link #parse(String)} reads back */
@@ -324,11 +340,17 @@ public final class FilterSpec {
     if (maxKicks != null) {
       pairs.add(MAX_KICKS + "=" + maxKicks);
     }
+    if (concurrency != null) {
+      pairs.add(CONCURRENCY + "=" + concurrency.configValue());
+    }
     options.forEach((k, v) -> pairs.add(k + "=" + v));
     return pairs.isEmpty() ? variant : variant + "?" + String.join("&", pairs);
   }
 
-  /** Builds a {@link FilterSpec}; names and option values are checked here, ranges by the variant. */
+  /**
+   * Builds a {@link FilterSpec}. Each setter checks its value at once against what any variant
+   * could accept; the variant checks its own ranges when the filter is created.
+   */
   public static final class Builder {
     private final String variant;
     private Long capacity;
@@ -339,10 +361,11 @@ public final class FilterSpec {
     private HashStrategy hashInstance;
     private Long seed;
     private Integer maxKicks;
+    private Concurrency concurrency;
     private final TreeMap<String, String> options = new TreeMap<>();
 
     private Builder(String variant) {
-      Objects.requireNonNull(variant, "variant");
+      Objects.requireNonNull(variant, "variant must not be null");
       if (!NAME.matcher(variant).matches()) {
         throw new IllegalArgumentException(
             "variant name '" + variant + "' is not valid: 1 to 64 letters, digits, '.', '_' or"
@@ -352,39 +375,57 @@ public final class FilterSpec {
     }
 
     /**
-     * @param capacity the number of items the filter is sized for (the variant checks the range)
+     * @param capacity the number of items the filter is sized for, at least 1 (the variant
+     *     checks its own upper limit)
      * @return this builder
+     * @throws IllegalArgumentException if {@code capacity < 1}
      */
     public Builder capacity(long capacity) {
+      if (capacity < 1) {
+        throw new IllegalArgumentException(CAPACITY + "=" + capacity + " is out of range: at least 1");
+      }
       this.capacity = capacity;
       return this;
     }
 
     /**
-     * @param bits the fingerprint width (the variant checks the range)
+     * @param bits the fingerprint width, 1..64 (the variant checks its own range)
      * @return this builder
+     * @throws IllegalArgumentException if {@code bits} is outside 1..64
      */
     public Builder fingerprintBits(int bits) {
+      if (bits < 1 || bits > 64) {
+        throw new IllegalArgumentException(FINGERPRINT_BITS + "=" + bits + " is out of range: 1..64");
+      }
       this.fingerprintBits = bits;
       return this;
     }
 
     /**
-     * @param fpp the target false-positive probability, strictly between 0 and 1 (the variant
-     *     checks it), from which the variant derives the fingerprint width. Give this or {@link
-     *     #fingerprintBits}, not both.
+     * @param fpp the target false-positive probability, strictly between 0 and 1, from which the
+     *     variant derives the fingerprint width. Give this or {@link #fingerprintBits}, not both.
      * @return this builder
+     * @throws IllegalArgumentException if {@code fpp} is not strictly between 0 and 1
      */
     public Builder targetFpp(double fpp) {
+      if (!(fpp > 0.0 && fpp < 1.0)) {
+        throw new IllegalArgumentException(
+            TARGET_FPP + "=" + fpp + " is out of range: strictly between 0 and 1, e.g. 0.001");
+      }
       this.targetFpp = fpp;
       return this;
     }
 
     /**
-     * @param slots the number of slots per bucket (the variant checks which it supports)
+     * @param slots the number of slots per bucket, at least 1 (the variant checks which it
+     *     supports)
      * @return this builder
+     * @throws IllegalArgumentException if {@code slots < 1}
      */
     public Builder bucketSize(int slots) {
+      if (slots < 1) {
+        throw new IllegalArgumentException(BUCKET_SIZE + "=" + slots + " is out of range: at least 1");
+      }
       this.bucketSize = slots;
       return this;
     }
@@ -397,7 +438,7 @@ public final class FilterSpec {
      * @return this builder
      */
     public Builder hash(String name) {
-      Objects.requireNonNull(name, HASH);
+      Objects.requireNonNull(name, "hash name must not be null");
       if (!NAME.matcher(name).matches()) {
         throw new IllegalArgumentException(
             HASH + "=" + name + " is not a valid hash name: 1 to 64 letters, digits, '.', '_' or"
@@ -417,7 +458,7 @@ public final class FilterSpec {
      * @return this builder
      */
     public Builder hash(HashStrategy strategy) {
-      Objects.requireNonNull(strategy, HASH);
+      Objects.requireNonNull(strategy, "hash strategy must not be null");
       hash(strategy.name());
       this.hashInstance = strategy;
       return this;
@@ -433,12 +474,30 @@ public final class FilterSpec {
     }
 
     /**
-     * @param kicks the most evictions one insert may make before it is refused (the variant
-     *     checks the range)
+     * @param kicks the most evictions one insert may make before it is refused, at least 0 (the
+     *     variant checks its own range)
      * @return this builder
+     * @throws IllegalArgumentException if {@code kicks < 0}
      */
     public Builder maxKicks(int kicks) {
+      if (kicks < 0) {
+        throw new IllegalArgumentException(MAX_KICKS + "=" + kicks + " is out of range: at least 0");
+      }
       this.maxKicks = kicks;
+      return this;
+    }
+
+    /**
+     * Says whether the filter may be shared between threads. {@link Concurrency#THREADSAFE}
+     * works with every variant, which picks its own thread-safe mode; {@link
+     * Concurrency#STRIPED} and {@link Concurrency#LOCKED} name a mode, which the variant
+     * checks it has.
+     *
+     * @param mode the mode; {@link Concurrency#NONE} by default
+     * @return this builder
+     */
+    public Builder concurrency(Concurrency mode) {
+      this.concurrency = Objects.requireNonNull(mode, "concurrency must not be null");
       return this;
     }
 
@@ -451,8 +510,8 @@ public final class FilterSpec {
      * @return this builder
      */
     public Builder option(String name, String value) {
-      Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(value, "value");
+      Objects.requireNonNull(name, "option name must not be null");
+      Objects.requireNonNull(value, "value of option '" + name + "' must not be null");
       if (!OPTION_NAME.matcher(name).matches()) {
         throw new IllegalArgumentException(
             "key '" + name + "' is not valid: 1 to 64 letters, digits, '.', '_' or '-',"
@@ -484,8 +543,8 @@ public final class FilterSpec {
      * @return this builder
      */
     public Builder set(String key, String value) {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(value, "value");
+      Objects.requireNonNull(key, "key must not be null");
+      Objects.requireNonNull(value, "value of key '" + key + "' must not be null");
       if (value.isEmpty()) {
         throw new IllegalArgumentException(key + " has an empty value");
       }
@@ -504,6 +563,8 @@ public final class FilterSpec {
           return seed(ConfigValues.parseWholeOrHex(key, value));
         case MAX_KICKS:
           return maxKicks(ConfigValues.parseInt(key, value));
+        case CONCURRENCY:
+          return concurrency(Concurrency.parse(value));
         case VARIANT_PROPERTY:
           throw new IllegalArgumentException(
               "'variant' is not a key: the variant goes before '?', as in " + value + "?capacity=1000");

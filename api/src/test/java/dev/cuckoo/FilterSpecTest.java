@@ -48,13 +48,14 @@ class FilterSpecTest {
     SplittableRandom r = new SplittableRandom(SEED);
     for (int i = 0; i < 2_000; i++) {
       FilterSpec.Builder b = FilterSpec.builder(r.nextBoolean() ? "classic" : "x-1.y_2");
-      if (r.nextBoolean()) b.capacity(r.nextLong());
-      if (r.nextBoolean()) b.fingerprintBits(r.nextInt());
-      else if (r.nextBoolean()) b.targetFpp(r.nextDouble());
-      if (r.nextBoolean()) b.bucketSize(r.nextInt(-3, 300));
+      if (r.nextBoolean()) b.capacity(r.nextLong(1, Long.MAX_VALUE));
+      if (r.nextBoolean()) b.fingerprintBits(r.nextInt(1, 65));
+      else if (r.nextBoolean()) b.targetFpp(Math.nextUp(r.nextDouble()));
+      if (r.nextBoolean()) b.bucketSize(r.nextInt(1, 300));
       if (r.nextBoolean()) b.hash(r.nextBoolean() ? "xxh3" : "murmur64a");
       if (r.nextBoolean()) b.seed(r.nextLong());
-      if (r.nextBoolean()) b.maxKicks(r.nextInt());
+      if (r.nextBoolean()) b.maxKicks(r.nextInt(0, Integer.MAX_VALUE));
+      if (r.nextBoolean()) b.concurrency(Concurrency.values()[r.nextInt(Concurrency.values().length)]);
       if (r.nextBoolean()) b.option("expansion", Integer.toString(r.nextInt(100)));
       if (r.nextBoolean()) b.option("mode", r.nextBoolean() ? "a.b:c" : "x+y,z-1");
       FilterSpec s = b.build();
@@ -178,13 +179,59 @@ class FilterSpecTest {
   }
 
   @Test
-  void builderChecksNamesNotRanges() {
-    assertEquals(OptionalInt.of(-3), FilterSpec.builder("v").bucketSize(-3).build().bucketSize(),
-        "ranges are the variant's to check, so its message can say what it allows");
+  void builderRejectsAtOnceWhatNoVariantAccepts() {
+    assertEquals(OptionalInt.of(3), FilterSpec.builder("v").bucketSize(3).build().bucketSize(),
+        "a variant's own ranges are its to check, so its message can say what it allows");
+    assertEquals("capacity=-1 is out of range: at least 1",
+        assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("classic").capacity(-1)).getMessage());
+    assertEquals("capacity=0 is out of range: at least 1",
+        assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("classic").capacity(0)).getMessage());
+    assertEquals("targetFpp=2.0 is out of range: strictly between 0 and 1, e.g. 0.001",
+        assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("classic").targetFpp(2)).getMessage());
+    assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("v").targetFpp(0));
+    assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("v").targetFpp(Double.NaN));
+    assertEquals("bucketSize=0 is out of range: at least 1",
+        assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("v").bucketSize(0)).getMessage());
+    assertEquals("fingerprintBits=65 is out of range: 1..64",
+        assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("v").fingerprintBits(65)).getMessage());
+    assertEquals("maxKicks=-1 is out of range: at least 0",
+        assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("v").maxKicks(-1)).getMessage());
+    assertEquals("capacity=0 is out of range: at least 1",
+        assertThrows(IllegalArgumentException.class, () -> FilterSpec.parse("v?capacity=0")).getMessage());
     assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("v").option("capacity", "1"));
     assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("v").option("x", ""));
     assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("-v"));
     assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("v".repeat(65)));
     assertThrows(NullPointerException.class, () -> FilterSpec.builder(null));
+  }
+
+  @Test
+  void nullArgumentsSayWhatMustNotBeNull() {
+    assertEquals("variant must not be null",
+        assertThrows(NullPointerException.class, () -> FilterSpec.builder(null)).getMessage());
+    assertEquals("config must not be null",
+        assertThrows(NullPointerException.class, () -> FilterSpec.parse(null)).getMessage());
+    assertEquals("hash name must not be null",
+        assertThrows(NullPointerException.class, () -> FilterSpec.builder("v").hash((String) null)).getMessage());
+    assertEquals("hash strategy must not be null",
+        assertThrows(NullPointerException.class, () -> FilterSpec.builder("v").hash((HashStrategy) null)).getMessage());
+    assertEquals("concurrency must not be null",
+        assertThrows(NullPointerException.class, () -> FilterSpec.builder("v").concurrency(null)).getMessage());
+    assertEquals("value of option 'x' must not be null",
+        assertThrows(NullPointerException.class, () -> FilterSpec.builder("v").option("x", null)).getMessage());
+  }
+
+  @Test
+  void concurrencyIsACommonKey() {
+    FilterSpec s = FilterSpec.parse("classic?capacity=10&concurrency=threadsafe");
+    assertEquals(Concurrency.THREADSAFE, s.concurrency().orElseThrow());
+    assertEquals("classic?capacity=10&concurrency=threadsafe", s.toString());
+    assertEquals(s, FilterSpec.builder("classic").capacity(10).concurrency(Concurrency.THREADSAFE).build());
+    assertTrue(FilterSpec.COMMON_KEYS.contains(FilterSpec.CONCURRENCY));
+    assertTrue(s.options().isEmpty());
+    assertEquals("concurrency=sometimes is not a concurrency mode: none, threadsafe, striped, locked",
+        assertThrows(IllegalArgumentException.class, () -> FilterSpec.parse("classic?concurrency=sometimes")).getMessage());
+    assertEquals("'concurrency' is a common key, not an option: set it with its own method",
+        assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("v").option("concurrency", "none")).getMessage());
   }
 }

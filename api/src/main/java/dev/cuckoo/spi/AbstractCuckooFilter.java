@@ -21,7 +21,7 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
    * @param spec the resolved spec; its {@link FilterSpec#hashStrategy()} hashes every key
    */
   protected AbstractCuckooFilter(FilterSpec spec) {
-    this.spec = Objects.requireNonNull(spec, "spec");
+    this.spec = Objects.requireNonNull(spec, "spec must not be null");
     this.hash = spec.hashStrategy();
   }
 
@@ -79,12 +79,12 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
 
   @Override
   public final boolean add(byte[] key) {
-    return addHash(hash.hashBytes(key, 0, key.length));
+    return addHash(hash.hashBytes(bytes(key), 0, key.length));
   }
 
   @Override
   public final boolean add(CharSequence key) {
-    return addHash(hash.hashChars(Objects.requireNonNull(key, "key")));
+    return addHash(hash.hashChars(chars(key)));
   }
 
   @Override
@@ -94,12 +94,12 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
 
   @Override
   public final boolean addIfAbsent(byte[] key) {
-    return addIfAbsentHash(hash.hashBytes(key, 0, key.length));
+    return addIfAbsentHash(hash.hashBytes(bytes(key), 0, key.length));
   }
 
   @Override
   public final boolean addIfAbsent(CharSequence key) {
-    return addIfAbsentHash(hash.hashChars(Objects.requireNonNull(key, "key")));
+    return addIfAbsentHash(hash.hashChars(chars(key)));
   }
 
   @Override
@@ -109,12 +109,12 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
 
   @Override
   public final boolean mightContain(byte[] key) {
-    return mightContainHash(hash.hashBytes(key, 0, key.length));
+    return mightContainHash(hash.hashBytes(bytes(key), 0, key.length));
   }
 
   @Override
   public final boolean mightContain(CharSequence key) {
-    return mightContainHash(hash.hashChars(Objects.requireNonNull(key, "key")));
+    return mightContainHash(hash.hashChars(chars(key)));
   }
 
   @Override
@@ -124,12 +124,12 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
 
   @Override
   public final boolean remove(byte[] key) {
-    return removeHash(hash.hashBytes(key, 0, key.length));
+    return removeHash(hash.hashBytes(bytes(key), 0, key.length));
   }
 
   @Override
   public final boolean remove(CharSequence key) {
-    return removeHash(hash.hashChars(Objects.requireNonNull(key, "key")));
+    return removeHash(hash.hashChars(chars(key)));
   }
 
   @Override
@@ -139,12 +139,12 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
 
   @Override
   public final long count(byte[] key) {
-    return countHash(hash.hashBytes(key, 0, key.length));
+    return countHash(hash.hashBytes(bytes(key), 0, key.length));
   }
 
   @Override
   public final long count(CharSequence key) {
-    return countHash(hash.hashChars(Objects.requireNonNull(key, "key")));
+    return countHash(hash.hashChars(chars(key)));
   }
 
   @Override
@@ -162,9 +162,22 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
     FilterFile.write(out, spec, payloadLength(), this::writePayload);
   }
 
+  /*
+   * A null key would otherwise fail deep in a hash with a message that names no argument. The
+   * checks are free on the hot path: the JIT folds them into the null check the array or
+   * sequence access makes anyway.
+   */
+  private static byte[] bytes(byte[] key) {
+    return Objects.requireNonNull(key, "key must not be null");
+  }
+
+  private static CharSequence chars(CharSequence key) {
+    return Objects.requireNonNull(key, "key must not be null");
+  }
+
   @Override
   public String toString() {
-    return getClass().getSimpleName() + "[" + spec + ", size=" + size() + ", capacity=" + capacity()
+    return getClass().getSimpleName() + "[" + spec + ", size=" + size() + ", slots=" + slots()
         + ", load=" + String.format("%.4f", loadFactor()) + "]";
   }
 }

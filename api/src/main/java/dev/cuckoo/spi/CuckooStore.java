@@ -1,5 +1,6 @@
 package dev.cuckoo.spi;
 
+import dev.cuckoo.Concurrency;
 import dev.cuckoo.FilterSpec;
 import java.io.IOException;
 
@@ -18,8 +19,8 @@ import java.io.IOException;
 public interface CuckooStore {
 
   /**
-   * The store a spec asks for: a {@link StripedFingerprintStore} when its {@value
-   * Concurrency#OPTION} is {@value Concurrency#STRIPED}, else a {@link FingerprintStore}.
+   * The store a spec asks for: a {@link StripedFingerprintStore} when its {@code concurrency}
+   * is {@link Concurrency#STRIPED}, else a {@link FingerprintStore}.
    *
    * @param <T> the table type
    * @param spec the resolved spec: its {@code maxKicks} and {@code seed} drive the kick path
@@ -34,7 +35,7 @@ public interface CuckooStore {
       FilterSpec spec, T table, FingerprintStash stash, long bucketBits, long size) {
     int maxKicks = spec.maxKicks().getAsInt();
     long seed = spec.seed().orElse(0L);
-    if (Concurrency.is(spec, Concurrency.STRIPED)) {
+    if (spec.concurrency().orElse(Concurrency.NONE) == Concurrency.STRIPED) {
       return new StripedFingerprintStore<>(table, stash, bucketBits, maxKicks, seed, size);
     }
     return new FingerprintStore<>(table, stash, new KickPath(maxKicks, seed), size);
@@ -82,7 +83,7 @@ public interface CuckooStore {
   long size();
 
   /** @return the slots of the table and of the stash */
-  long capacity();
+  long slots();
 
   /** Empties the table and the stash. */
   void clear();

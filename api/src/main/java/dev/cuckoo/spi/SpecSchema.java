@@ -1,5 +1,6 @@
 package dev.cuckoo.spi;
 
+import dev.cuckoo.Concurrency;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import java.util.ArrayList;
@@ -41,6 +42,7 @@ public final class SpecSchema {
   private final int maxKicks;
   private final int defaultKicks;
   private final String defaultHash;
+  private final Concurrency threadSafeMode; // null: none
   private final Map<String, Option> options;
 
   private SpecSchema(Builder b) {
@@ -58,6 +60,7 @@ public final class SpecSchema {
     this.maxKicks = b.maxKicks;
     this.defaultKicks = b.defaultKicks;
     this.defaultHash = b.defaultHash;
+    this.threadSafeMode = b.threadSafeMode;
     this.options = Collections.unmodifiableMap(new LinkedHashMap<>(b.options));
   }
 
@@ -89,8 +92,8 @@ public final class SpecSchema {
     for (String key : spec.options().keySet()) {
       if (!options.containsKey(key)) {
         throw new IllegalArgumentException(
-            "unknown key '" + key + "' for variant " + variant + "; allowed keys: "
-                + String.join(", ", keys()));
+            "unknown key '" + key + "' for variant " + variant + ConfigValues.didYouMean(key, keys())
+                + "; allowed keys: " + String.join(", ", keys()));
       }
     }
     if (spec.capacity().isEmpty()) {
@@ -139,7 +142,8 @@ public final class SpecSchema {
             .fingerprintBits(bits)
             .bucketSize(bucketSize)
             .seed(spec.seed().orElse(0L))
-            .maxKicks(kicks);
+            .maxKicks(kicks)
+            .concurrency(resolveConcurrency(spec.concurrency().orElse(Concurrency.NONE)));
     if (spec.hashInstance().isPresent()) {
       out.hash(spec.hashInstance().get());
     } else {
@@ -147,7 +151,8 @@ public final class SpecSchema {
       Set<String> installed = CuckooFilters.hashes();
       if (!installed.contains(hash)) {
         throw new IllegalArgumentException(
-            FilterSpec.HASH + "=" + hash + " is not installed; installed hashes: "
+            FilterSpec.HASH + "=" + hash + " is not installed" + ConfigValues.didYouMean(hash, installed)
+                + "; installed hashes: "
                 + (installed.isEmpty() ? "none (add cuckoo-hashing to the class path)" : String.join(", ", installed)));
       }
       out.hash(hash);
@@ -157,6 +162,22 @@ public final class SpecSchema {
       out.option(option.name, given == null ? option.defaultValue : option.canonical(given, variant));
     }
     return out.build();
+  }
+
+  private Concurrency resolveConcurrency(Concurrency given) {
+    if (given == Concurrency.THREADSAFE) {
+      if (threadSafeMode == null) {
+        throw new IllegalArgumentException(
+            FilterSpec.CONCURRENCY + "=" + given + " is out of range for variant " + variant
+                + ": it has no thread-safe mode (" + concurrencyText()
+                + "); guard a shared filter with your own lock");
+      }
+      return threadSafeMode;
+    }
+    if (given != Concurrency.NONE && given != threadSafeMode) {
+      throw ConfigValues.outOfRange(FilterSpec.CONCURRENCY, given, variant, concurrencyText());
+    }
+    return given;
   }
 
   /**
@@ -246,6 +267,24 @@ public final class SpecSchema {
     return defaultHash;
   }
 
+  /**
+   * @return the mode {@link Concurrency#THREADSAFE} resolves to for this variant, if it has a
+   *     thread-safe mode
+   */
+  public java.util.Optional<Concurrency> threadSafeMode() {
+    return java.util.Optional.ofNullable(threadSafeMode);
+  }
+
+  /**
+   * @return the {@code concurrency} values this variant accepts, as text: {@code none} alone, or
+   *     {@code none, threadsafe, striped} for a variant whose thread-safe mode is striped
+   */
+  public String concurrencyText() {
+    return threadSafeMode == null
+        ? Concurrency.NONE.configValue()
+        : Concurrency.NONE + ", " + Concurrency.THREADSAFE + ", " + threadSafeMode;
+  }
+
   /** @return the names of the variant's own options, in the order they were declared */
   public Set<String> optionNames() {
     return options.keySet();
@@ -290,6 +329,7 @@ public final class SpecSchema {
         + minBits + ".." + maxBits + " (default " + defaultBits + "), bucketSize "
         + bucketSizesText() + " (default " + defaultBucket + "), maxKicks " + minKicks + ".."
         + maxKicks + " (default " + defaultKicks + "), hash default " + defaultHash
+        + ", concurrency " + concurrencyText() + " (default none)"
         + options.values().stream().map(o -> ", " + o.name + " " + o.allowedText() + " (default " + o.defaultValue + ")").collect(Collectors.joining());
   }
 
@@ -344,6 +384,7 @@ public final class SpecSchema {
     private int maxKicks;
     private int defaultKicks;
     private String defaultHash;
+    private Concurrency threadSafeMode;
     private final Map<String, Option> options = new LinkedHashMap<>();
 
     private Builder(String variant) {
@@ -433,6 +474,20 @@ public final class SpecSchema {
     public Builder defaultHash(String name) {
       FilterSpec.builder("x").hash(name); // checks the name
       this.defaultHash = name;
+      return this;
+    }
+
+    /**
+     * Declares that the variant can be shared between threads in this mode: {@code
+     * concurrency} then accepts {@code none} (the default), this mode, and {@code threadsafe},
+     * which resolves to it. A variant that declares none accepts only {@code none}.
+     *
+     * @param mode {@link Concurrency#STRIPED} or {@link Concurrency#LOCKED}
+     * @return this builder
+     */
+    public Builder threadSafeMode(Concurrency mode) {
+      require(mode == Concurrency.STRIPED || mode == Concurrency.LOCKED, "thread-safe mode " + mode);
+      this.threadSafeMode = mode;
       return this;
     }
 

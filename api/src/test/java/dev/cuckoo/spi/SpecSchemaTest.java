@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.Concurrency;
 import dev.cuckoo.FilterSpec;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ class SpecSchemaTest {
           .maxKicks(0, 10_000, 500)
           .defaultHash("fnv1a-mix")
           .wholeOption("expansion", 0, 32_768, 1)
-          .choiceOption("concurrency", "none", "none", "striped")
+          .threadSafeMode(Concurrency.STRIPED)
           .build();
 
   private static FilterSpec resolve(String config) {
@@ -65,16 +66,22 @@ class SpecSchemaTest {
     assertEquals("fingerprintBits=40 is out of range for variant demo: 4..32", rejection("demo?capacity=9&fingerprintBits=40"));
     assertEquals("fingerprintBits=3 is out of range for variant demo: 4..32", rejection("demo?capacity=9&fingerprintBits=3"));
     assertEquals("bucketSize=3 is out of range for variant demo: 1, 2, 4, 8", rejection("demo?capacity=9&bucketSize=3"));
-    assertEquals("maxKicks=-1 is out of range for variant demo: 0..10000", rejection("demo?capacity=9&maxKicks=-1"));
-    assertEquals("targetFpp=1.0 is out of range for variant demo: strictly between 0 and 1, e.g. 0.001",
-        rejection("demo?capacity=9&targetFpp=1"));
+    assertEquals("maxKicks=10001 is out of range for variant demo: 0..10000", rejection("demo?capacity=9&maxKicks=10001"));
     assertEquals("expansion=40000 is out of range for variant demo: 0..32768", rejection("demo?capacity=9&expansion=40000"));
     assertEquals("expansion=two is not a whole number", rejection("demo?capacity=9&expansion=two"));
-    assertEquals("concurrency=locks is out of range for variant demo: none, striped", rejection("demo?capacity=9&concurrency=locks"));
+    assertEquals("concurrency=locks is not a concurrency mode: none, threadsafe, striped, locked",
+        rejection("demo?capacity=9&concurrency=locks"));
+    assertEquals("concurrency=locked is out of range for variant demo: none, threadsafe, striped",
+        rejection("demo?capacity=9&concurrency=locked"));
     assertEquals("unknown key 'bogus' for variant demo; allowed keys: capacity, fingerprintBits, targetFpp, bucketSize,"
-        + " hash, seed, maxKicks, expansion, concurrency", rejection("demo?capacity=9&bogus=1"));
+        + " hash, seed, maxKicks, concurrency, expansion", rejection("demo?capacity=9&bogus=1"));
+    assertEquals("unknown key 'capacty' for variant demo; did you mean 'capacity'?; allowed keys: capacity,"
+        + " fingerprintBits, targetFpp, bucketSize, hash, seed, maxKicks, concurrency, expansion",
+        rejection("demo?capacity=9&capacty=1"));
+    assertTrue(rejection("demo?capacity=9&expanson=1").contains("did you mean 'expansion'?"));
     String hash = rejection("demo?capacity=9&hash=sha256");
     assertTrue(hash.startsWith("hash=sha256 is not installed; installed hashes: ") && hash.contains("fnv1a-mix"), hash);
+    assertTrue(rejection("demo?capacity=9&hash=fnv1a-mx").startsWith("hash=fnv1a-mx is not installed; did you mean 'fnv1a-mix'?"));
     assertTrue(rejection("other?capacity=9").contains("is for variant other, not demo"));
   }
 

@@ -1,5 +1,6 @@
 package dev.cuckoo.benchmarks;
 
+import dev.cuckoo.Concurrency;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import java.util.concurrent.TimeUnit;
@@ -69,7 +70,7 @@ public class ConcurrentBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
       filter = CuckooFilters.create(config + "&capacity=" + keys + "&concurrency=" + concurrency);
-      external = filter.spec().option("concurrency").orElse("none").equals("none");
+      external = filter.spec().concurrency().orElse(Concurrency.NONE) == Concurrency.NONE;
       present = Keys.distinct(keys / 10 * 9, 1);
       absent = Keys.distinct(keys, 2);
       window = Math.max(1, keys / 20);

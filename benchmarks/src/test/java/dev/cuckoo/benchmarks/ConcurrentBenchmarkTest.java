@@ -22,7 +22,7 @@ class ConcurrentBenchmarkTest {
     s.keys = 20_000;
     s.setUp();
     assertEquals(concurrency.equals("none"), s.external);
-    assertEquals(concurrency, s.filter.spec().option("concurrency").orElseThrow());
+    assertEquals(concurrency, s.filter.spec().concurrency().orElseThrow().configValue());
     ConcurrentBenchmark bench = new ConcurrentBenchmark();
     ConcurrentBenchmark.Cursor c = new ConcurrentBenchmark.Cursor();
     for (int i = 0; i < 2 * s.present.length; i++) {

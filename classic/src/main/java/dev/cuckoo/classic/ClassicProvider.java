@@ -1,11 +1,11 @@
 package dev.cuckoo.classic;
 
 import com.google.auto.service.AutoService;
+import dev.cuckoo.Concurrency;
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.ConfigValues;
-import dev.cuckoo.spi.Concurrency;
 import dev.cuckoo.spi.CuckooSizing;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.FingerprintStash;
@@ -22,9 +22,9 @@ import java.io.IOException;
  * <p>Settings: {@code fingerprintBits} 4..32 (default 12, or derived from {@code targetFpp} as
  * the smallest {@code f} with {@code 2b/2^f <= targetFpp}), {@code bucketSize} 1, 2, 4 or 8
  * (default 4), any installed {@code hash} (default {@code xxh3}) with its {@code seed}, and
- * {@code maxKicks} 0..100000 (default 500), and {@code concurrency} {@code none} (default) or
- * {@code striped}. Every shape is supported; 8- and 16-bit
- * fingerprints in buckets of 4 take a faster path.
+ * {@code maxKicks} 0..100000 (default 500), and {@code concurrency} {@code none} (default),
+ * {@code striped} or {@code threadsafe} (which is {@code striped} here). Every shape is
+ * supported; 8- and 16-bit fingerprints in buckets of 4 take a faster path.
  *
  * <p>What a filter promises beyond {@link CuckooFilter}:
  * <ul>
@@ -67,7 +67,7 @@ public final class ClassicProvider implements FilterProvider {
           .bucketSizes(4, BUCKET_SIZES)
           .maxKicks(0, 100_000, 500)
           .defaultHash("xxh3")
-          .choiceOption(Concurrency.OPTION, Concurrency.NONE, Concurrency.NONE, Concurrency.STRIPED)
+          .threadSafeMode(Concurrency.STRIPED)
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */

@@ -3,6 +3,7 @@ package dev.cuckoo.classic;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.cuckoo.Concurrency;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.testkit.StripedConcurrencyContractTest;
@@ -23,16 +24,17 @@ class ClassicConcurrencyTest extends StripedConcurrencyContractTest {
   void theOptionIsCheckedKeptInTheSpecAndReadBackFromTheFile() throws IOException {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CuckooFilters.create("classic?capacity=1000&concurrency=locked"));
-    assertEquals("concurrency=locked is out of range for variant classic: none, striped", e.getMessage());
+    assertEquals("concurrency=locked is out of range for variant classic: none, threadsafe, striped", e.getMessage());
     CuckooFilter f = CuckooFilters.create("classic?capacity=1000&concurrency=striped");
-    assertEquals("striped", f.spec().option("concurrency").orElseThrow());
+    assertEquals(Concurrency.STRIPED, f.spec().concurrency().orElseThrow());
+    assertEquals(f.spec(), CuckooFilters.create("classic?capacity=1000&concurrency=threadsafe").spec());
     assertEquals(f.spec(), CuckooFilters.create(f.spec().toString()).spec());
     f.add("x");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     f.writeTo(out);
     CuckooFilter back = CuckooFilters.read(new ByteArrayInputStream(out.toByteArray()));
     assertEquals(f.spec(), back.spec());
-    assertEquals("none", CuckooFilters.create("classic?capacity=1000").spec().option("concurrency").orElseThrow());
+    assertEquals(Concurrency.NONE, CuckooFilters.create("classic?capacity=1000").spec().concurrency().orElseThrow());
   }
 
   @Override

@@ -39,6 +39,7 @@ class ConfigReferenceTest {
       sb.append(row(FilterSpec.HASH, "an installed hash", "`" + s.defaultHash() + "`"));
       sb.append(row(FilterSpec.SEED, "any 64-bit number (decimal, or hex as `0x...`)", "0"));
       sb.append(row(FilterSpec.MAX_KICKS, s.minMaxKicks() + ".." + s.maxMaxKicks(), Integer.toString(s.defaultMaxKicks())));
+      sb.append(row(FilterSpec.CONCURRENCY, s.concurrencyText(), "none"));
       for (String option : s.optionNames()) {
         sb.append(row(option, s.optionAllowed(option), s.optionDefault(option)));
       }

@@ -1,9 +1,9 @@
 package dev.cuckoo.scalable;
 
+import dev.cuckoo.Concurrency;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.AbstractCuckooFilter;
-import dev.cuckoo.spi.Concurrency;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -40,8 +40,8 @@ import java.util.function.Supplier;
  *   <li>{@link #info()} is {@code CF.INFO}.
  * </ul>
  *
- * <p>Beyond the common contract: {@link #capacity()} is the number of slots of the current
- * chain; {@link #clear()} goes back to one empty sub-filter, as a new {@code CF.RESERVE}; a
+ * <p>Beyond the common contract: {@link #capacity()} is what the current chain was reserved
+ * for, {@link #slots()} the slots of its sub-filters; {@link #clear()} goes back to one empty sub-filter, as a new {@code CF.RESERVE}; a
  * refused add loses nothing, the kick loop leaving the table byte for byte as before. As in
  * RedisBloom, removing a key that was never added removes another key's fingerprint, and many
  * copies of one key make the chain grow fast (a sub-filter holds at most {@code 2*bucketSize}
@@ -66,7 +66,7 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
   ScalableCuckooFilter(FilterSpec resolved, SubFilterChain chain) {
     super(resolved);
     this.chain = Objects.requireNonNull(chain, "chain");
-    if (Concurrency.is(resolved, Concurrency.LOCKED)) {
+    if (resolved.concurrency().orElse(Concurrency.NONE) == Concurrency.LOCKED) {
       ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
       this.readLock = lock.readLock();
       this.writeLock = lock.writeLock();
@@ -239,8 +239,29 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
     }
   }
 
+  /**
+   * The items the current chain was reserved for: the spec's capacity for the first sub-filter
+   * and {@code expansion^i} times it for the {@code i}-th, summed (at most {@code
+   * Long.MAX_VALUE}). RedisBloom adds a sub-filter when an insert finds no room in the chain,
+   * so this grows with the chain.
+   *
+   * @return the items the chain is sized for now
+   */
   @Override
   public long capacity() {
+    int subFilters = subFilterCount();
+    long part = spec().capacity().getAsLong();
+    long total = 0;
+    for (int i = 0; i < subFilters; i++) {
+      total = total > Long.MAX_VALUE - part ? Long.MAX_VALUE : total + part;
+      part = part > Long.MAX_VALUE / Math.max(1, expansion()) ? Long.MAX_VALUE : part * expansion();
+    }
+    return total;
+  }
+
+  /** @return the slots of every sub-filter of the chain: one byte each */
+  @Override
+  public long slots() {
     readLock.lock();
     try {
       return chain.dataBytes();

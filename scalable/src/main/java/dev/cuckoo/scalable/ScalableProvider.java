@@ -1,10 +1,10 @@
 package dev.cuckoo.scalable;
 
 import com.google.auto.service.AutoService;
+import dev.cuckoo.Concurrency;
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
-import dev.cuckoo.spi.Concurrency;
 import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.PayloadInput;
@@ -25,7 +25,7 @@ import java.io.IOException;
  *   <tr><td>{@code expansion}</td><td>0..32768, rounded up to a power of two; 0 never grows</td><td>1</td></tr>
  *   <tr><td>{@code fingerprintBits}</td><td>8 only (a {@code targetFpp} must map to 8)</td><td>8</td></tr>
  *   <tr><td>{@code hash}, {@code seed}</td><td>any installed hash</td><td>{@code murmur64a}, 0 (RedisBloom's)</td></tr>
- *   <tr><td>{@code concurrency}</td><td>{@code none}, {@code locked} (one read-write lock: writers one at a time, lookups together)</td><td>{@code none}</td></tr>
+ *   <tr><td>{@code concurrency}</td><td>{@code none}, {@code locked} (one read-write lock: writers one at a time, lookups together), {@code threadsafe} (the same as {@code locked})</td><td>{@code none}</td></tr>
  * </table>
  *
  * <p>The first sub-filter has {@code nextPowerOfTwo(capacity / bucketSize)} buckets. A bad value
@@ -52,7 +52,7 @@ public final class ScalableProvider implements FilterProvider {
           .maxKicks(1, 65535, 20)
           .defaultHash("murmur64a")
           .wholeOption(EXPANSION, 0, 32768, 1)
-          .choiceOption(Concurrency.OPTION, Concurrency.NONE, Concurrency.NONE, Concurrency.LOCKED)
+          .threadSafeMode(Concurrency.LOCKED)
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */

@@ -3,6 +3,7 @@ package dev.cuckoo.scalable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.cuckoo.Concurrency;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.testkit.ConcurrentUse;
 import org.junit.jupiter.api.Test;
@@ -19,9 +20,11 @@ class ScalableConcurrencyTest {
   void onlyNoneAndLockedAreAllowed() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CuckooFilters.create("scalable?capacity=1000&concurrency=striped"));
-    assertEquals("concurrency=striped is out of range for variant scalable: none, locked", e.getMessage());
-    assertEquals("locked", CuckooFilters.create("scalable?capacity=1000&concurrency=locked")
-        .spec().option("concurrency").orElseThrow());
+    assertEquals("concurrency=striped is out of range for variant scalable: none, threadsafe, locked", e.getMessage());
+    assertEquals(Concurrency.LOCKED, CuckooFilters.create("scalable?capacity=1000&concurrency=locked")
+        .spec().concurrency().orElseThrow());
+    assertEquals(Concurrency.LOCKED, CuckooFilters.create("scalable?capacity=1000&concurrency=threadsafe")
+        .spec().concurrency().orElseThrow());
   }
 
   @ParameterizedTest(name = "{0}")

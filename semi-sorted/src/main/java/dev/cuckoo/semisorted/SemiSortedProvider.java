@@ -1,11 +1,11 @@
 package dev.cuckoo.semisorted;
 
 import com.google.auto.service.AutoService;
+import dev.cuckoo.Concurrency;
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.ConfigValues;
-import dev.cuckoo.spi.Concurrency;
 import dev.cuckoo.spi.CuckooSizing;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.FingerprintStash;
@@ -25,7 +25,8 @@ import java.util.List;
  * the smallest {@code f} with {@code 8/2^f <= targetFpp}), {@code bucketSize} 4 only (the
  * encoding is of four fingerprints; any other value is rejected), any installed {@code hash}
  * (default {@code xxh3}) with its {@code seed}, {@code maxKicks} 0..100000 (default 500), and
- * {@code concurrency} {@code none} (default) or {@code striped}.
+ * {@code concurrency} {@code none} (default), {@code striped} or {@code threadsafe} (which is
+ * {@code striped} here).
  *
  * <p>What a filter promises beyond {@link CuckooFilter}:
  * <ul>
@@ -64,7 +65,7 @@ public final class SemiSortedProvider implements FilterProvider {
           .bucketSizes(SemiSortedTable.SLOTS, SemiSortedTable.SLOTS)
           .maxKicks(0, 100_000, 500)
           .defaultHash("xxh3")
-          .choiceOption(Concurrency.OPTION, Concurrency.NONE, Concurrency.NONE, Concurrency.STRIPED)
+          .threadSafeMode(Concurrency.STRIPED)
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */

@@ -79,7 +79,7 @@ class OperationsExample {
   @Test
   void concurrentUse() throws InterruptedException {
     // tag::concurrent[]
-    CuckooFilter shared = CuckooFilters.create("classic?capacity=1000000&concurrency=striped");
+    CuckooFilter shared = CuckooFilters.create("classic?capacity=1000000&concurrency=threadsafe");
     Thread loader = new Thread(() -> {
       for (long key = 0; key < 100_000; key++) {
         shared.add(key);

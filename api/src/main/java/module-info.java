@@ -1,6 +1,8 @@
 /**
- * The cuckoo filter API ({@code dev.cuckoo}) and the SPI that variants and hashes implement
- * ({@code dev.cuckoo.spi}). Variants and hashes are found with {@link java.util.ServiceLoader}.
+ * The cuckoo filter API ({@code dev.cuckoo}: what applications use) and the SPI that variants
+ * and hashes implement ({@code dev.cuckoo.spi}). Variants and hashes are found with {@link
+ * java.util.ServiceLoader}. The file envelope and the provider registry live in {@code
+ * dev.cuckoo.internal}, which is not exported: they are no promise to anyone.
  */
 module dev.cuckoo {
   requires static com.google.auto.service;

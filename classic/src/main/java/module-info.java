@@ -1,13 +1,11 @@
 /**
  * Variant {@code classic}: the cuckoo filter of Fan et al., with fingerprints of 4 to 32 bits and
- * buckets of 1, 2, 4 or 8 slots. Create one with {@code CuckooFilters.create("classic?capacity=N")};
- * only the provider is public.
+ * buckets of 1, 2, 4 or 8 slots. Create one with {@code CuckooFilters.create("classic?capacity=N")}:
+ * nothing is exported, {@link java.util.ServiceLoader} needs only the {@code provides} clause.
  */
 module dev.cuckoo.classic {
-  requires transitive dev.cuckoo;
+  requires dev.cuckoo.engine;
   requires static com.google.auto.service;
-
-  exports dev.cuckoo.classic;
 
   provides dev.cuckoo.spi.FilterProvider with
       dev.cuckoo.classic.ClassicProvider;

@@ -1,20 +1,15 @@
 package dev.cuckoo;
 
-import dev.cuckoo.spi.ConfigValues;
-import dev.cuckoo.spi.FilterFile;
+import dev.cuckoo.internal.FilterFile;
+import dev.cuckoo.internal.ProviderRegistry;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.HashStrategy;
 import dev.cuckoo.spi.HashStrategyProvider;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Collections;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.ServiceLoader;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.function.Function;
 
 /**
  * Entry point: creates filters from a configuration, reads them from files, and lists the
@@ -27,12 +22,10 @@ import java.util.function.Function;
  * }</pre>
  *
  * <p>Variants ({@link FilterProvider}) and hashes ({@link HashStrategyProvider}) are found with
- * {@link ServiceLoader} the first time they are needed, on the class path and the module path
- * alike: putting a variant's jar next to this one installs it.
+ * {@link java.util.ServiceLoader} the first time they are needed, on the class path and the
+ * module path alike: putting a variant's jar next to this one installs it.
  */
 public final class CuckooFilters {
-  private static volatile Registry registry;
-
   private CuckooFilters() {}
 
   /**
@@ -56,9 +49,8 @@ public final class CuckooFilters {
    * @throws IllegalArgumentException if the variant is not installed or rejects the spec
    */
   public static CuckooFilter create(FilterSpec spec) {
-    Objects.requireNonNull(spec, "spec must not be null");
-    FilterProvider provider = provider(spec.variant());
-    return provider.create(provider.validate(spec));
+    ProviderRegistry.Resolved r = ProviderRegistry.resolve(spec);
+    return r.provider().create(r.spec());
   }
 
   /**
@@ -77,8 +69,8 @@ public final class CuckooFilters {
   }
 
   /**
-   * Reads a filter of any installed variant from the common file format (see {@link
-   * FilterFile}), stopping right after the file's last byte.
+   * Reads a filter of any installed variant from the common file format (its layout is in the
+   * guide's file-format chapter), stopping right after the file's last byte.
    *
    * @param in where to read; not closed
    * @return the filter
@@ -112,12 +104,12 @@ public final class CuckooFilters {
 
   /** @return the names of the installed variants, sorted */
   public static Set<String> variants() {
-    return registry().variants.keySet();
+    return ProviderRegistry.variants();
   }
 
   /** @return the names of the installed hashes, sorted */
   public static Set<String> hashes() {
-    return registry().hashes.keySet();
+    return ProviderRegistry.hashes();
   }
 
   /**
@@ -126,15 +118,7 @@ public final class CuckooFilters {
    * @throws IllegalArgumentException if no such variant is installed, listing those that are
    */
   public static FilterProvider provider(String variant) {
-    Objects.requireNonNull(variant, "variant must not be null");
-    FilterProvider p = registry().variants.get(variant);
-    if (p == null) {
-      throw new IllegalArgumentException(
-          "variant '" + variant + "' is not installed" + ConfigValues.didYouMean(variant, variants())
-              + "; installed variants: "
-              + listed(variants(), "none (add a variant module such as cuckoo-classic)"));
-    }
-    return p;
+    return ProviderRegistry.provider(variant);
   }
 
   /**
@@ -153,61 +137,6 @@ public final class CuckooFilters {
    * @throws IllegalArgumentException if no such hash is installed, listing those that are
    */
   public static HashStrategy hash(String name, long seed) {
-    Objects.requireNonNull(name, "hash name must not be null");
-    HashStrategyProvider p = registry().hashes.get(name);
-    if (p == null) {
-      throw new IllegalArgumentException(
-          "hash '" + name + "' is not installed" + ConfigValues.didYouMean(name, hashes())
-              + "; installed hashes: "
-              + listed(hashes(), "none (add cuckoo-hashing)"));
-    }
-    return p.create(seed);
-  }
-
-  private static String listed(Set<String> names, String ifNone) {
-    return names.isEmpty() ? ifNone : String.join(", ", names);
-  }
-
-  private static Registry registry() {
-    Registry r = registry;
-    if (r == null) {
-      synchronized (CuckooFilters.class) {
-        r = registry;
-        if (r == null) {
-          r = new Registry();
-          registry = r;
-        }
-      }
-    }
-    return r;
-  }
-
-  /** The providers found by ServiceLoader, by name. */
-  private static final class Registry {
-    final Map<String, FilterProvider> variants =
-        load(FilterProvider.class, FilterProvider::name, "variant");
-    final Map<String, HashStrategyProvider> hashes =
-        load(HashStrategyProvider.class, HashStrategyProvider::name, "hash");
-
-    private static <T> Map<String, T> load(Class<T> service, Function<T, String> name, String kind) {
-      TreeMap<String, T> found = new TreeMap<>();
-      ClassLoader context = Thread.currentThread().getContextClassLoader();
-      ServiceLoader<T> loader =
-          context != null ? ServiceLoader.load(service, context) : ServiceLoader.load(service);
-      for (T provider : loader) {
-        T before = found.putIfAbsent(name.apply(provider), provider);
-        if (before != null && before.getClass() != provider.getClass()) {
-          throw new IllegalStateException(
-              "two installed " + kind + "s are named '" + name.apply(provider) + "': "
-                  + before.getClass().getName() + " and " + provider.getClass().getName());
-        }
-      }
-      if (context != null && context != CuckooFilters.class.getClassLoader()) {
-        for (T provider : ServiceLoader.load(service, CuckooFilters.class.getClassLoader())) {
-          found.putIfAbsent(name.apply(provider), provider);
-        }
-      }
-      return Collections.unmodifiableMap(found);
-    }
+    return ProviderRegistry.hash(name, seed);
   }
 }

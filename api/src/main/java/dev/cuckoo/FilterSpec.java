@@ -1,6 +1,7 @@
 package dev.cuckoo;
 
-import dev.cuckoo.spi.ConfigValues;
+import dev.cuckoo.internal.ConfigText;
+import dev.cuckoo.internal.ProviderRegistry;
 import dev.cuckoo.spi.HashStrategy;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -268,7 +269,7 @@ public final class FilterSpec {
       throw new IllegalStateException(
           "spec '" + this + "' names no hash; resolve it with its variant's provider first");
     }
-    return CuckooFilters.hash(hash, seed == null ? 0L : seed);
+    return ProviderRegistry.hash(hash, seed == null ? 0L : seed);
   }
 
   /** @return a builder holding everything this spec holds */
@@ -550,19 +551,19 @@ public final class FilterSpec {
       }
       switch (key) {
         case CAPACITY:
-          return capacity(ConfigValues.parseWhole(key, value));
+          return capacity(ConfigText.parseWhole(key, value));
         case FINGERPRINT_BITS:
-          return fingerprintBits(ConfigValues.parseInt(key, value));
+          return fingerprintBits(ConfigText.parseInt(key, value));
         case TARGET_FPP:
-          return targetFpp(ConfigValues.parseDecimal(key, value));
+          return targetFpp(ConfigText.parseDecimal(key, value));
         case BUCKET_SIZE:
-          return bucketSize(ConfigValues.parseInt(key, value));
+          return bucketSize(ConfigText.parseInt(key, value));
         case HASH:
           return hash(value);
         case SEED:
-          return seed(ConfigValues.parseWholeOrHex(key, value));
+          return seed(ConfigText.parseWholeOrHex(key, value));
         case MAX_KICKS:
-          return maxKicks(ConfigValues.parseInt(key, value));
+          return maxKicks(ConfigText.parseInt(key, value));
         case CONCURRENCY:
           return concurrency(Concurrency.parse(value));
         case VARIANT_PROPERTY:

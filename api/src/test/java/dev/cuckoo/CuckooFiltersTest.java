@@ -22,6 +22,10 @@ class CuckooFiltersTest {
     assertTrue(v.startsWith("variant 'bloom' is not installed; installed variants: ") && v.contains("exact"), v);
     String h = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.hash("md5")).getMessage();
     assertTrue(h.startsWith("hash 'md5' is not installed; installed hashes: ") && h.contains("fnv1a-mix"), h);
+    String c = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.create("exact?capacity=9&hash=sha256")).getMessage();
+    assertTrue(c.startsWith("hash=sha256 is not installed; installed hashes: ") && c.contains("fnv1a-mix"), c);
+    String typo = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.create("exact?capacity=9&hash=fnv1a-mx")).getMessage();
+    assertTrue(typo.startsWith("hash=fnv1a-mx is not installed; did you mean 'fnv1a-mix'?"), typo);
   }
 
   @Test

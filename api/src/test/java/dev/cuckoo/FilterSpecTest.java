@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class FilterSpecTest {
-  private static final long SEED = Long.getLong("cuckoo.test.seed", new SplittableRandom().nextLong());
+  private static final long SEED = dev.cuckoo.testkit.TestSeed.BASE;
 
   @Test
   void parsesEveryCommonKeyAndOptions() {

@@ -2,6 +2,7 @@ package dev.cuckoo.spi;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.internal.FilterFile;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;

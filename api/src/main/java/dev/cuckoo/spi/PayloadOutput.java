@@ -1,64 +1,14 @@
 package dev.cuckoo.spi;
 
 import java.io.DataOutput;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.util.zip.CRC32C;
 
 /**
- * Where a variant writes its payload inside a filter file: a buffered, checksummed,
- * big-endian {@link DataOutput}. Only {@link FilterFile} creates one.
+ * Where a variant writes its payload inside a filter file: a big-endian {@link DataOutput}
+ * (buffered and checksummed by the file writer), handed to {@link
+ * AbstractCuckooFilter#writePayload}.
  */
-public final class PayloadOutput implements DataOutput {
-  private static final VarHandle LONG_BE =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-
-  private final OutputStream out;
-  private final CRC32C crc = new CRC32C();
-  private final byte[] buf = new byte[1 << 16];
-  private int pos;
-  private long written;
-
-  PayloadOutput(OutputStream out) {
-    this.out = out;
-  }
-
-  /** @return the bytes written so far, header included */
-  long written() {
-    return written + pos;
-  }
-
-  int checksum() throws IOException {
-    drain();
-    return (int) crc.getValue();
-  }
-
-  /** Writes the trailing checksum (not covered by itself) and flushes. */
-  void finish(int checksum) throws IOException {
-    drain();
-    byte[] b = {(byte) (checksum >>> 24), (byte) (checksum >>> 16), (byte) (checksum >>> 8), (byte) checksum};
-    out.write(b);
-    out.flush();
-  }
-
-  private void drain() throws IOException {
-    if (pos > 0) {
-      crc.update(buf, 0, pos);
-      out.write(buf, 0, pos);
-      written += pos;
-      pos = 0;
-    }
-  }
-
-  private void room(int n) throws IOException {
-    if (buf.length - pos < n) {
-      drain();
-    }
-  }
+public interface PayloadOutput extends DataOutput {
 
   /**
    * Writes {@code len} longs big-endian, faster than one {@link #writeLong} at a time.
@@ -68,121 +18,5 @@ public final class PayloadOutput implements DataOutput {
    * @param len how many
    * @throws IOException if writing fails
    */
-  public void writeLongs(long[] src, int off, int len) throws IOException {
-    java.util.Objects.checkFromIndexSize(off, len, src.length);
-    while (len > 0) {
-      room(Long.BYTES);
-      int n = Math.min(len, (buf.length - pos) / Long.BYTES);
-      for (int i = 0; i < n; i++) {
-        LONG_BE.set(buf, pos + i * Long.BYTES, src[off + i]);
-      }
-      pos += n * Long.BYTES;
-      off += n;
-      len -= n;
-    }
-  }
-
-  @Override
-  public void write(int b) throws IOException {
-    room(1);
-    buf[pos++] = (byte) b;
-  }
-
-  @Override
-  public void write(byte[] b) throws IOException {
-    write(b, 0, b.length);
-  }
-
-  @Override
-  public void write(byte[] b, int off, int len) throws IOException {
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
-    while (len > 0) {
-      room(1);
-      int n = Math.min(len, buf.length - pos);
-      System.arraycopy(b, off, buf, pos, n);
-      pos += n;
-      off += n;
-      len -= n;
-    }
-  }
-
-  @Override
-  public void writeBoolean(boolean v) throws IOException {
-    write(v ? 1 : 0);
-  }
-
-  @Override
-  public void writeByte(int v) throws IOException {
-    write(v);
-  }
-
-  @Override
-  public void writeShort(int v) throws IOException {
-    room(2);
-    buf[pos++] = (byte) (v >>> 8);
-    buf[pos++] = (byte) v;
-  }
-
-  @Override
-  public void writeChar(int v) throws IOException {
-    writeShort(v);
-  }
-
-  @Override
-  public void writeInt(int v) throws IOException {
-    room(4);
-    buf[pos++] = (byte) (v >>> 24);
-    buf[pos++] = (byte) (v >>> 16);
-    buf[pos++] = (byte) (v >>> 8);
-    buf[pos++] = (byte) v;
-  }
-
-  @Override
-  public void writeLong(long v) throws IOException {
-    room(8);
-    LONG_BE.set(buf, pos, v);
-    pos += 8;
-  }
-
-  @Override
-  public void writeFloat(float v) throws IOException {
-    writeInt(Float.floatToIntBits(v));
-  }
-
-  @Override
-  public void writeDouble(double v) throws IOException {
-    writeLong(Double.doubleToLongBits(v));
-  }
-
-  @Override
-  public void writeBytes(String s) throws IOException {
-    for (int i = 0; i < s.length(); i++) {
-      write(s.charAt(i));
-    }
-  }
-
-  @Override
-  public void writeChars(String s) throws IOException {
-    for (int i = 0; i < s.length(); i++) {
-      writeChar(s.charAt(i));
-    }
-  }
-
-  @Override
-  public void writeUTF(String s) throws IOException {
-    PayloadOutput self = this;
-    new DataOutputStream(
-            new OutputStream() {
-              @Override
-              public void write(int b) throws IOException {
-                self.write(b);
-              }
-
-              @Override
-              public void write(byte[] b, int off, int len) throws IOException {
-                self.write(b, off, len);
-              }
-            })
-        .writeUTF(s);
-  }
+  void writeLongs(long[] src, int off, int len) throws IOException;
 }

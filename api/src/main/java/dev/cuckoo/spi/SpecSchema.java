@@ -1,8 +1,9 @@
 package dev.cuckoo.spi;
 
 import dev.cuckoo.Concurrency;
-import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.internal.ClosestName;
+import dev.cuckoo.internal.ConfigText;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -80,8 +81,8 @@ public final class SpecSchema {
    * @param spec a spec for this variant
    * @return the resolved spec
    * @throws IllegalArgumentException naming the key, the value and what is allowed, for a value
-   *     out of range, a missing capacity, an unknown key or option value, or a hash that is not
-   *     installed
+   *     out of range, a missing capacity, or an unknown key or option value (whether the hash it
+   *     names is installed is for {@link dev.cuckoo.CuckooFilters} to check, which knows what is)
    */
   public FilterSpec resolve(FilterSpec spec) {
     Objects.requireNonNull(spec, "spec");
@@ -92,7 +93,7 @@ public final class SpecSchema {
     for (String key : spec.options().keySet()) {
       if (!options.containsKey(key)) {
         throw new IllegalArgumentException(
-            "unknown key '" + key + "' for variant " + variant + ConfigValues.didYouMean(key, keys())
+            "unknown key '" + key + "' for variant " + variant + ClosestName.didYouMean(key, keys())
                 + "; allowed keys: " + String.join(", ", keys()));
       }
     }
@@ -147,15 +148,7 @@ public final class SpecSchema {
     if (spec.hashInstance().isPresent()) {
       out.hash(spec.hashInstance().get());
     } else {
-      String hash = spec.hash().orElse(defaultHash);
-      Set<String> installed = CuckooFilters.hashes();
-      if (!installed.contains(hash)) {
-        throw new IllegalArgumentException(
-            FilterSpec.HASH + "=" + hash + " is not installed" + ConfigValues.didYouMean(hash, installed)
-                + "; installed hashes: "
-                + (installed.isEmpty() ? "none (add cuckoo-hashing to the class path)" : String.join(", ", installed)));
-      }
-      out.hash(hash);
+      out.hash(spec.hash().orElse(defaultHash));
     }
     for (Option option : options.values()) {
       String given = spec.options().get(option.name);
@@ -356,7 +349,7 @@ public final class SpecSchema {
         }
         return value;
       }
-      long v = ConfigValues.parseWhole(name, value);
+      long v = ConfigText.parseWhole(name, value);
       if (v < min || v > max) {
         throw ConfigValues.outOfRange(name, value, variant, allowedText());
       }

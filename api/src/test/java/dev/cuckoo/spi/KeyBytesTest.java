@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** The default {@code hashChars} and {@code hashLong} hash exactly the bytes of the key rule. */
 class KeyBytesTest {
-  private static final long SEED = Long.getLong("cuckoo.test.seed", new SplittableRandom().nextLong());
+  private static final long SEED = dev.cuckoo.testkit.TestSeed.BASE;
 
   /** Records what it was asked to hash. */
   private static final class Recorder implements HashStrategy {

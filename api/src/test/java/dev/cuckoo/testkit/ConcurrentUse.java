@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -31,8 +30,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  */
 public final class ConcurrentUse {
   /** The base seed of this run. */
-  public static final long BASE_SEED =
-      Long.getLong("cuckoo.test.seed", new SplittableRandom().nextLong());
+  public static final long BASE_SEED = TestSeed.BASE;
 
   private final String config;
   private final int writers;
@@ -117,7 +115,7 @@ public final class ConcurrentUse {
           published.set(id, round << 20);
           boolean last = round == rounds;
           if (last && id == 0) {
-            snapshots.add(write(filter));
+            snapshots.add(Filters.write(filter));
           }
           for (int i = 0; i < keysPerWriter; i++) {
             boolean remove = stored[id][i] && (!last || i % 3 == 0);
@@ -349,16 +347,6 @@ public final class ConcurrentUse {
       t.join();
     }
     assertTrue(errors.isEmpty(), errors.size() + " errors, the first: " + errors.stream().limit(3).toList());
-  }
-
-  private static byte[] write(CuckooFilter filter) {
-    try {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      filter.writeTo(out);
-      return out.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private static CuckooFilter read(byte[] file) {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
-import dev.cuckoo.spi.FilterFile;
+import dev.cuckoo.internal.FilterFile;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutput;
@@ -83,6 +83,31 @@ public final class ForgedFiles {
     head.write(out);
     out.write(new byte[zeros]);
     return bytes.toByteArray();
+  }
+
+  /**
+   * @param file a filter file
+   * @return where its payload starts: after the header fields and the payload length
+   */
+  public static int payloadOffset(byte[] file) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(file);
+    int version = b.getShort(4) & 0xFFFF;
+    int variantLength = b.getShort(6) & 0xFFFF;
+    int specLength = b.getInt(8 + variantLength);
+    int check = version >= 2 ? FilterFile.HASH_CHECK_BYTES : 0;
+    return 12 + variantLength + specLength + check + Long.BYTES;
+  }
+
+  /**
+   * Recomputes a file's trailing CRC32C after the caller changed bytes before it, so that only
+   * the fields, not the checksum, say what is wrong.
+   *
+   * @param file a filter file, changed in place
+   */
+  public static void fixChecksum(byte[] file) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(file, 0, file.length - 4);
+    java.nio.ByteBuffer.wrap(file).putInt(file.length - 4, (int) crc.getValue());
   }
 
   /**

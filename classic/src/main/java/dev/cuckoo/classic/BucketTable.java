@@ -1,7 +1,7 @@
 package dev.cuckoo.classic;
 
-import dev.cuckoo.spi.SearchableTable;
-import dev.cuckoo.spi.PartialKeyHashing;
+import dev.cuckoo.engine.CuckooTable;
+import dev.cuckoo.engine.PartialKeyHashing;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 
@@ -14,9 +14,10 @@ import java.io.IOException;
  *
  * <p>Implementations differ in how fast they search: {@link #create} picks one for the shape.
  * Positions inside the table are absolute bit offsets ({@code long}), so tables of more than
- * 2^31 slots work. Nothing here allocates after construction.
+ * 2^31 slots work. Nothing here allocates after construction. An entry of this table is its
+ * fingerprint: no value rides beside it.
  */
-abstract class BucketTable implements SearchableTable {
+abstract class BucketTable implements CuckooTable {
   /** The most longs one table may hold: Java arrays stop a little below 2^31 elements. */
   static final long MAX_WORDS = Integer.MAX_VALUE - 8;
   /** The most buckets {@link ByteBucketTable} holds, one {@code int} each. */
@@ -215,13 +216,18 @@ abstract class BucketTable implements SearchableTable {
     return slots;
   }
 
+  /*
+   * An entry is its fingerprint, an unsigned int in a long: (int) entry is the fingerprint, and
+   * a fingerprint read back is widened without its sign.
+   */
+
   @Override
-  public final boolean insert(long bucket, int fingerprint) {
+  public final boolean insert(long bucket, long entry) {
     long at = find(bucket, 0);
     if (at < 0) {
       return false;
     }
-    write(at, fingerprint);
+    write(at, (int) entry);
     return true;
   }
 
@@ -231,8 +237,8 @@ abstract class BucketTable implements SearchableTable {
    * @return {@code false} if the bucket does not hold it
    */
   @Override
-  public final boolean remove(long bucket, int fingerprint) {
-    long at = find(bucket, fingerprint);
+  public final boolean remove(long bucket, long entry) {
+    long at = find(bucket, (int) entry);
     if (at < 0) {
       return false;
     }
@@ -241,26 +247,26 @@ abstract class BucketTable implements SearchableTable {
   }
 
   @Override
-  public final int fingerprintAt(long bucket, int slot) {
-    return read(slotOffset(bucket, slot));
+  public final long entryAt(long bucket, int slot) {
+    return Integer.toUnsignedLong(read(slotOffset(bucket, slot)));
   }
 
   @Override
-  public final int evict(long bucket, int slot, int fingerprint) {
+  public final long evict(long bucket, int slot, long entry) {
     long at = slotOffset(bucket, slot);
     int old = read(at);
-    write(at, fingerprint);
-    return old;
+    write(at, (int) entry);
+    return Integer.toUnsignedLong(old);
   }
 
   @Override
-  public final void replace(long bucket, int fingerprint, int replacement) {
-    long at = find(bucket, fingerprint);
+  public final void replace(long bucket, long entry, long replacement) {
+    long at = find(bucket, (int) entry);
     if (at < 0) {
       throw new IllegalStateException(
-          "bucket " + bucket + " does not hold fingerprint " + Integer.toUnsignedString(fingerprint));
+          "bucket " + bucket + " does not hold fingerprint " + Integer.toUnsignedString((int) entry));
     }
-    write(at, replacement);
+    write(at, (int) replacement);
   }
 
   /** @return the bit offset of a slot */

@@ -1,8 +1,8 @@
 package dev.cuckoo.classic;
 
-import dev.cuckoo.spi.PartialKeyHashing;
+import dev.cuckoo.engine.PartialKeyHashing;
+import dev.cuckoo.engine.SwarLanes;
 import dev.cuckoo.spi.PayloadOutput;
-import dev.cuckoo.spi.SwarLanes;
 import java.io.IOException;
 import java.util.Arrays;
 

@@ -2,13 +2,11 @@ package dev.cuckoo.classic;
 
 import com.google.auto.service.AutoService;
 import dev.cuckoo.Concurrency;
-import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.spi.ConfigValues;
-import dev.cuckoo.spi.CuckooSizing;
 import dev.cuckoo.spi.FilterProvider;
-import dev.cuckoo.spi.FingerprintStash;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
@@ -31,7 +29,7 @@ import java.io.IOException;
  *   <li>built for capacity {@code N} (and {@code maxKicks >= 500}), it takes {@code N} distinct
  *       keys without refusing one, in about {@code N·f / maxLoad(b)} bits (maxLoad 0.5, 0.84,
  *       0.95, 0.98 for {@code b} = 1, 2, 4, 8), or more where fingerprints are too short for
- *       {@code N} keys ({@link dev.cuckoo.spi.CuckooSizing});
+ *       {@code N} keys ({@link dev.cuckoo.engine.CuckooSizing});
  *   <li>the table is not rounded to a power of two and may hold more than 2^31 slots; it is one
  *       {@code long[]}, which bounds the capacity: from about 3·10^10 keys with 4-bit
  *       fingerprints to about 2·10^9 with 32-bit ones;
@@ -49,7 +47,7 @@ import java.io.IOException;
  * writer locks the stripes of the key's two buckets, {@code addIfAbsent} checks and inserts
  * under those locks, {@code writeTo} writes a consistent snapshot, and {@code size()} is exact
  * whenever no writer is running. A lookup that begins after an add returned finds the key. See
- * {@link dev.cuckoo.spi.StripedFingerprintStore}.
+ * {@link dev.cuckoo.engine.StripedFingerprintStore}.
  */
 @AutoService(FilterProvider.class)
 public final class ClassicProvider implements FilterProvider {
@@ -156,50 +154,9 @@ public final class ClassicProvider implements FilterProvider {
     return ClassicFilter.of(resolved);
   }
 
-  /**
-   * Reads the payload {@link ClassicFilter} writes, checking every size against the spec before
-   * allocating, and the table against the item count it declares.
-   */
+  /** Reads the payload {@link ClassicPayload} describes. */
   @Override
   public CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException {
-    int layout = payload.readInt();
-    if (layout != ClassicFilter.PAYLOAD_LAYOUT) {
-      throw new CorruptFilterException(
-          "classic payload layout " + layout + " is unknown: this library reads layout "
-              + ClassicFilter.PAYLOAD_LAYOUT);
-    }
-    int slots = resolved.bucketSize().getAsInt();
-    int bits = resolved.fingerprintBits().getAsInt();
-    long buckets = payload.readLong();
-    long expected = CuckooSizing.bucketCount(resolved.capacity().getAsLong(), slots, bits);
-    if (buckets != expected) {
-      throw new CorruptFilterException(
-          "classic payload declares " + buckets + " buckets, but its spec " + resolved + " gives " + expected);
-    }
-    long size = payload.readLong();
-    long room = buckets * slots + FingerprintStash.DEFAULT_SLOTS;
-    if (size < 0 || size > room) {
-      throw new CorruptFilterException(
-          "classic payload declares " + size + " items, out of range for a table and stash of " + room + " slots");
-    }
-    long words = payload.readLong();
-    long expectedWords = BucketTable.payloadWords(buckets, slots, bits);
-    if (words != expectedWords) {
-      throw new CorruptFilterException(
-          "classic payload declares a table of " + words + " longs, but its shape needs " + expectedWords);
-    }
-    BucketTable t = BucketTable.wrap(buckets, slots, bits, payload.readLongArray((int) words,
-        (int) BucketTable.allocatedWords(buckets, slots, bits), "a table of " + words + " longs"));
-    if (!t.tailIsClear()) {
-      throw new CorruptFilterException("classic payload has bits set after the last slot of its table");
-    }
-    FingerprintStash stash = FingerprintStash.read(payload, FingerprintStash.DEFAULT_SLOTS, buckets, bits, NAME);
-    int stashed = stash.size();
-    long occupied = t.occupiedSlots() + stashed;
-    if (occupied != size) {
-      throw new CorruptFilterException(
-          "classic payload declares " + size + " items, but its table and stash hold " + occupied + " fingerprints");
-    }
-    return ClassicFilter.of(resolved, t, stash, size);
+    return ClassicPayload.read(resolved, payload);
   }
 }

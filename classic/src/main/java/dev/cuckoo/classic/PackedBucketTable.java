@@ -1,7 +1,7 @@
 package dev.cuckoo.classic;
 
-import dev.cuckoo.spi.PackedBits;
-import dev.cuckoo.spi.SwarLanes;
+import dev.cuckoo.engine.PackedBits;
+import dev.cuckoo.engine.SwarLanes;
 
 /**
  * The generic path, for every fingerprint width and bucket size: slots packed back to back

@@ -1,7 +1,7 @@
 package dev.cuckoo.classic;
 
-import dev.cuckoo.spi.PartialKeyHashing;
-import dev.cuckoo.spi.SwarLanes;
+import dev.cuckoo.engine.PartialKeyHashing;
+import dev.cuckoo.engine.SwarLanes;
 
 /**
  * The fast path for 16-bit fingerprints in buckets of 4: a bucket is one table word, searched

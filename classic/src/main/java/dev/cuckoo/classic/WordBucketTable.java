@@ -1,6 +1,6 @@
 package dev.cuckoo.classic;
 
-import dev.cuckoo.spi.PackedBits;
+import dev.cuckoo.engine.PackedBits;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 import java.util.Arrays;

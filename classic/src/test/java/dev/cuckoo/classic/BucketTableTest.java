@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.spi.PartialKeyHashing;
+import dev.cuckoo.engine.PartialKeyHashing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -69,7 +69,7 @@ class BucketTableTest {
         case 2: {
           if (indexOf(model[bucket], 0) < 0) {
             int slot = r.nextInt(slots);
-            assertEquals(model[bucket][slot], t.evict(bucket, slot, fp), at + " evict");
+            assertEquals(Integer.toUnsignedLong(model[bucket][slot]), t.evict(bucket, slot, fp), at + " evict");
             int old = model[bucket][slot];
             model[bucket][slot] = fp;
             t.replace(bucket, fp, old); // and undo it

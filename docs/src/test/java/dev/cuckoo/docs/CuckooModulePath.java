@@ -20,8 +20,11 @@ final class CuckooModulePath {
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     for (String entry : classPath.split(File.pathSeparator)) {
       String name = Paths.get(entry).toString().replace('\\', '/');
-      boolean cuckooModule = name.matches(".*/cuckoo-(api|hashing|classic|semi-sorted|scalable)-[^/]*\\.jar")
-          || name.matches(".*/(api|hashing|classic|semi-sorted|scalable)/target/classes");
+      // Every library module: the jars of the reactor's artifacts, or their class folders; not
+      // the command line, the benchmarks or these docs, which are applications, not modules.
+      boolean cuckooModule = (name.matches(".*/cuckoo-[a-z-]+-[0-9][^/]*\\.jar")
+              || name.matches(".*/[a-z-]+/target/classes"))
+          && !name.matches(".*/(cuckoo-)?(cli|benchmarks|docs)[-/].*");
       if (cuckooModule && !name.contains("tests")) {
         modules.add(entry);
       } else if (name.contains("zero-allocation-hashing")) {

@@ -14,11 +14,9 @@ import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.scalable.RedisBloomDump.Chunk;
-import dev.cuckoo.spi.FilterFile;
 import dev.cuckoo.testkit.AllocationMeter;
 import dev.cuckoo.testkit.ForgedFiles;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
@@ -305,11 +303,10 @@ class RedisBloomDumpTest {
 
   /** Reads a file with a valid checksum around a hand-made payload. */
   private static CuckooFilter readFile(FilterSpec spec, byte[] header, int dataBytes) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    FilterFile.write(out, spec, header.length + dataBytes, payload -> {
+    byte[] file = ForgedFiles.file(spec.toString(), header.length + dataBytes, payload -> {
       payload.write(header);
       payload.write(new byte[dataBytes]);
     });
-    return CuckooFilters.read(new ByteArrayInputStream(out.toByteArray()));
+    return CuckooFilters.read(new ByteArrayInputStream(file));
   }
 }

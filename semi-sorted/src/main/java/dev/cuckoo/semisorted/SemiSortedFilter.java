@@ -1,60 +1,41 @@
 package dev.cuckoo.semisorted;
 
 import dev.cuckoo.FilterSpec;
-import dev.cuckoo.spi.AbstractCuckooFilter;
-import dev.cuckoo.spi.CuckooSizing;
-import dev.cuckoo.spi.CuckooStore;
-import dev.cuckoo.spi.FingerprintStash;
-import dev.cuckoo.spi.FingerprintStore;
+import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.FingerprintStash;
+import dev.cuckoo.engine.FingerprintStore;
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
-import java.io.OutputStream;
 
 /**
  * The semi-sorted cuckoo filter: partial-key cuckoo hashing over a {@link SemiSortedTable}, two
  * candidate buckets of four fingerprints per key; see {@link SemiSortedProvider} for what it
- * promises. {@link #of} picks the class: 16-bit fingerprints without concurrency get a subclass
- * whose lookup names its table's final class.
+ * promises. {@link #of} picks the class for the width and the spec's concurrency.
  */
-sealed class SemiSortedFilter extends AbstractCuckooFilter permits SemiSortedFilter.OfSixteenBits {
+abstract sealed class SemiSortedFilter extends TableFilter
+    permits SemiSortedFilter.OfWidth16, SemiSortedFilter.OfOtherWidths, SemiSortedFilter.Striped {
 
   /*
    * The cuckoo filter of Fan et al. [1], section 3, with the semi-sorted buckets of section 5.2
    * (SemiSortedTable, SemiSortCodec): a key's hash gives its first bucket and an f-bit
-   * fingerprint, its second bucket is alternate(i1, fingerprint) (PartialKeyHashing).
-   * FingerprintStore runs add, lookup, count and remove over the table, as for a classic filter:
-   * a refused add changes nothing (KickPath undoes itself), a FingerprintStash takes the rare key
-   * no arrangement holds, and only keys that were added may be removed (section 3.3).
-   *
+   * fingerprint, its second bucket is alternate(i1, fingerprint) (PartialKeyHashing). The
+   * engine's FingerprintStore runs add, count and remove over the table (TableFilter), as for a
+   * classic filter: a refused add changes nothing (KickPath undoes itself), a FingerprintStash takes the
+   * rare key no arrangement holds, and only keys that were added may be removed (section 3.3).
    * The table is sized by CuckooSizing (an even bucket count, no power of two), the same number
-   * of buckets as a classic filter of the same capacity, each one bit per slot smaller. The file
-   * payload is the table's words as they are (SemiSortedTable describes the layout):
-   *
-   *   int   payload layout, 1
-   *   long  bucket count (must equal what the spec's capacity gives)
-   *   long  items stored
-   *   long  W, the table's words (must equal what the shape needs)
-   *   W     longs, the table (every bucket canonical, nothing after the last)
-   *   int   S, stashed fingerprints (at most the stash's slots)
-   *   S     entries: long bucket, int fingerprint
+   * of buckets as a classic filter of the same capacity, each one bit per slot smaller;
+   * SemiSortedPayload writes and reads the file payload.
    *
    * A lookup in a loop of independent lookups over a table larger than the caches costs about
-   * as much per instruction as per cache miss (docs/results.md), so the headline shape skips the
-   * type checks of calling its table through CuckooStore and SearchableTable, as classic's fast
-   * shapes do (ClassicFilter).
+   * as much per instruction as per cache miss (docs/results.md), so a filter without concurrency
+   * looks up from the filter to its table and, only while the stash holds anything, the stash,
+   * as classic's do (ClassicFilter); the headline width has a class naming its table's final
+   * class. A striped filter looks up through its store, which validates what it reads.
    *
    * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
    *     Better Than Bloom", CoNEXT 2014.
    */
-
-  /** The payload layout this class writes. */
-  static final int PAYLOAD_LAYOUT = 1;
-  /** Bytes of the payload before the table's words. */
-  static final int PAYLOAD_HEADER_BYTES = Integer.BYTES + 3 * Long.BYTES;
-
-  private final CuckooStore store;
-  private final SemiSortedTable table;
-  private final FingerprintStash stash;
 
   /**
    * Creates an empty filter of the resolved spec's shape.
@@ -63,7 +44,10 @@ sealed class SemiSortedFilter extends AbstractCuckooFilter permits SemiSortedFil
    * @return the filter
    */
   static SemiSortedFilter of(FilterSpec spec) {
-    return of(spec, newTable(spec), new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0);
+    int bits = spec.fingerprintBits().getAsInt();
+    SemiSortedTable table = SemiSortedTable.create(
+        CuckooSizing.bucketCount(spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits), bits);
+    return of(spec, table, new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0);
   }
 
   /**
@@ -76,69 +60,26 @@ sealed class SemiSortedFilter extends AbstractCuckooFilter permits SemiSortedFil
    * @return the filter
    */
   static SemiSortedFilter of(FilterSpec spec, SemiSortedTable table, FingerprintStash stash, long size) {
-    CuckooStore store = CuckooStore.create(spec, table, stash, table.bucketBits, size);
-    if (store instanceof FingerprintStore<?> plain && table instanceof SixteenBitTable sixteen) {
-      return new OfSixteenBits(spec, sixteen, stash, plain);
+    FingerprintStore store = FingerprintStore.create(spec, table, stash, table.bucketBits, size);
+    if (FingerprintStore.isStriped(spec)) {
+      return new Striped(spec, table, stash, store);
     }
-    return new SemiSortedFilter(spec, table, stash, store);
+    if (table instanceof Width16Table sixteen) {
+      return new OfWidth16(spec, sixteen, stash, store);
+    }
+    return new OfOtherWidths(spec, table, stash, store);
   }
 
-  private SemiSortedFilter(FilterSpec spec, SemiSortedTable table, FingerprintStash stash, CuckooStore store) {
-    super(spec);
-    this.table = table;
-    this.stash = stash;
-    this.store = store;
+  private SemiSortedFilter(FilterSpec spec, FingerprintStash stash, FingerprintStore store) {
+    super(spec, store, stash);
   }
 
-  private static SemiSortedTable newTable(FilterSpec spec) {
-    int bits = spec.fingerprintBits().getAsInt();
-    return SemiSortedTable.create(CuckooSizing.bucketCount(spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits), bits);
-  }
-
-  /** @return the table, for tests */
-  SemiSortedTable table() {
-    return table;
-  }
+  @Override
+  protected abstract SemiSortedTable table();
 
   /** @return the stash, for tests */
   FingerprintStash stash() {
     return stash;
-  }
-
-  @Override
-  protected boolean addHash(long keyHash) {
-    return store.add(keyHash);
-  }
-
-  @Override
-  protected boolean addIfAbsentHash(long keyHash) {
-    return store.addIfAbsent(keyHash);
-  }
-
-  @Override
-  protected boolean mightContainHash(long keyHash) {
-    return store.mightContain(keyHash);
-  }
-
-  @Override
-  protected boolean removeHash(long keyHash) {
-    return store.remove(keyHash);
-  }
-
-  @Override
-  protected long countHash(long keyHash) {
-    return store.count(keyHash);
-  }
-
-  @Override
-  public long size() {
-    return store.size();
-  }
-
-  /** @return the table's slots and the stash's */
-  @Override
-  public long slots() {
-    return store.slots();
   }
 
   /**
@@ -147,56 +88,72 @@ sealed class SemiSortedFilter extends AbstractCuckooFilter permits SemiSortedFil
    */
   @Override
   public long sizeInBytes() {
+    SemiSortedTable table = table();
     return (long) table.words.length * Long.BYTES + table.extraBytes() + (long) stash.slots() * FingerprintStash.ENTRY_BYTES;
   }
 
   @Override
-  public double expectedFpp() {
-    return CuckooSizing.expectedFpp(loadFactor(), SemiSortedTable.SLOTS, table.bits);
-  }
-
-  @Override
-  public void clear() {
-    store.clear();
-  }
-
-  /** {@inheritDoc} With {@code concurrency=striped}, a snapshot: writers wait until it is written. */
-  @Override
-  public void writeTo(OutputStream out) throws IOException {
-    store.whileUnchanged(() -> super.writeTo(out));
-  }
-
-  @Override
   protected long payloadLength() {
-    return PAYLOAD_HEADER_BYTES + SemiSortedTable.payloadWords(table.bucketCount, table.bits) * Long.BYTES
-        + stash.payloadBytes();
+    return SemiSortedPayload.length(table(), stash);
   }
 
   @Override
   protected void writePayload(PayloadOutput out) throws IOException {
-    long words = SemiSortedTable.payloadWords(table.bucketCount, table.bits);
-    out.writeInt(PAYLOAD_LAYOUT);
-    out.writeLong(table.bucketCount);
-    out.writeLong(store.size());
-    out.writeLong(words);
-    out.writeLongs(table.words, 0, (int) words);
-    stash.writeTo(out);
+    SemiSortedPayload.write(out, table(), store.size(), stash);
   }
 
-  /** 16-bit fingerprints ({@link SixteenBitTable}), without concurrency. */
-  static final class OfSixteenBits extends SemiSortedFilter {
-    private final SixteenBitTable sixteen;
-    private final FingerprintStore<?> plain;
+  /** 16-bit fingerprints ({@link Width16Table}), without concurrency. */
+  static final class OfWidth16 extends SemiSortedFilter {
+    private final Width16Table table;
 
-    OfSixteenBits(FilterSpec spec, SixteenBitTable table, FingerprintStash stash, FingerprintStore<?> store) {
-      super(spec, table, stash, store);
-      this.sixteen = table;
-      this.plain = store;
+    OfWidth16(FilterSpec spec, Width16Table table, FingerprintStash stash, FingerprintStore store) {
+      super(spec, stash, store);
+      this.table = table;
+    }
+
+    @Override
+    protected SemiSortedTable table() {
+      return table;
     }
 
     @Override
     protected boolean mightContainHash(long keyHash) {
-      return sixteen.containsHash(keyHash) || plain.stashMightContain(keyHash);
+      return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
+    }
+  }
+
+  /** Every other width, without concurrency. */
+  static final class OfOtherWidths extends SemiSortedFilter {
+    private final SemiSortedTable table;
+
+    OfOtherWidths(FilterSpec spec, SemiSortedTable table, FingerprintStash stash, FingerprintStore store) {
+      super(spec, stash, store);
+      this.table = table;
+    }
+
+    @Override
+    protected SemiSortedTable table() {
+      return table;
+    }
+
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
+    }
+  }
+
+  /** Any width with {@code concurrency=striped}: lookups through the striped store. */
+  static final class Striped extends SemiSortedFilter {
+    private final SemiSortedTable table;
+
+    Striped(FilterSpec spec, SemiSortedTable table, FingerprintStash stash, FingerprintStore store) {
+      super(spec, stash, store);
+      this.table = table;
+    }
+
+    @Override
+    protected SemiSortedTable table() {
+      return table;
     }
   }
 }

@@ -2,13 +2,11 @@ package dev.cuckoo.semisorted;
 
 import com.google.auto.service.AutoService;
 import dev.cuckoo.Concurrency;
-import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.spi.ConfigValues;
-import dev.cuckoo.spi.CuckooSizing;
 import dev.cuckoo.spi.FilterProvider;
-import dev.cuckoo.spi.FingerprintStash;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
@@ -51,7 +49,7 @@ import java.util.List;
  * writer locks the stripes of the key's two buckets, {@code addIfAbsent} checks and inserts
  * under those locks, {@code writeTo} writes a consistent snapshot, and {@code size()} is exact
  * whenever no writer is running. A lookup that begins after an add returned finds the key. See
- * {@link dev.cuckoo.spi.StripedFingerprintStore}.
+ * {@link dev.cuckoo.engine.StripedFingerprintStore}.
  */
 @AutoService(FilterProvider.class)
 public final class SemiSortedProvider implements FilterProvider {
@@ -137,57 +135,9 @@ public final class SemiSortedProvider implements FilterProvider {
     return SemiSortedFilter.of(resolved);
   }
 
-  /**
-   * Reads the payload {@link SemiSortedFilter} writes, checking every size against the spec
-   * before allocating, every bucket's encoding, and the table against the item count it
-   * declares.
-   */
+  /** Reads the payload {@link SemiSortedPayload} describes. */
   @Override
   public CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException {
-    int layout = payload.readInt();
-    if (layout != SemiSortedFilter.PAYLOAD_LAYOUT) {
-      throw new CorruptFilterException(
-          NAME + " payload layout " + layout + " is unknown: this library reads layout "
-              + SemiSortedFilter.PAYLOAD_LAYOUT);
-    }
-    int bits = resolved.fingerprintBits().getAsInt();
-    long buckets = payload.readLong();
-    long expected = CuckooSizing.bucketCount(resolved.capacity().getAsLong(), SemiSortedTable.SLOTS, bits);
-    if (buckets != expected) {
-      throw new CorruptFilterException(
-          NAME + " payload declares " + buckets + " buckets, but its spec " + resolved + " gives " + expected);
-    }
-    long size = payload.readLong();
-    long room = buckets * SemiSortedTable.SLOTS + FingerprintStash.DEFAULT_SLOTS;
-    if (size < 0 || size > room) {
-      throw new CorruptFilterException(
-          NAME + " payload declares " + size + " items, out of range for a table and stash of " + room + " slots");
-    }
-    long words = payload.readLong();
-    long expectedWords = SemiSortedTable.payloadWords(buckets, bits);
-    if (words != expectedWords) {
-      throw new CorruptFilterException(
-          NAME + " payload declares a table of " + words + " longs, but its shape needs " + expectedWords);
-    }
-    long[] table = payload.readLongArray((int) words,
-        (int) SemiSortedTable.allocatedWords(buckets, bits), "a table of " + words + " longs");
-    SemiSortedTable t = SemiSortedTable.wrap(buckets, bits, table);
-    if (!t.tailIsClear()) {
-      throw new CorruptFilterException(NAME + " payload has bits set after the last bucket of its table");
-    }
-    for (long b = 0; b < buckets; b++) {
-      if (!t.isCanonical(b)) {
-        throw new CorruptFilterException(
-            NAME + " payload bucket " + b + " is not a semi-sorted bucket: its code is above "
-                + (SemiSortCodec.CODES - 1) + " or its fingerprints are out of order");
-      }
-    }
-    FingerprintStash stash = FingerprintStash.read(payload, FingerprintStash.DEFAULT_SLOTS, buckets, bits, NAME);
-    long occupied = t.occupiedSlots() + stash.size();
-    if (occupied != size) {
-      throw new CorruptFilterException(
-          NAME + " payload declares " + size + " items, but its table and stash hold " + occupied + " fingerprints");
-    }
-    return SemiSortedFilter.of(resolved, t, stash, size);
+    return SemiSortedPayload.read(resolved, payload);
   }
 }

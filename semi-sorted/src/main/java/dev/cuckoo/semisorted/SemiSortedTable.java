@@ -1,8 +1,8 @@
 package dev.cuckoo.semisorted;
 
-import dev.cuckoo.spi.SearchableTable;
-import dev.cuckoo.spi.PackedBits;
-import dev.cuckoo.spi.PartialKeyHashing;
+import dev.cuckoo.engine.CuckooTable;
+import dev.cuckoo.engine.PackedBits;
+import dev.cuckoo.engine.PartialKeyHashing;
 import java.util.Arrays;
 
 /**
@@ -24,9 +24,10 @@ import java.util.Arrays;
  * width. Positions are {@code long} bit offsets, so tables of more than 2^31 slots work. Nothing
  * here allocates after construction. Not thread-safe for writes, but a write stores only to
  * the words of its own bucket and keeps no scratch state in the table, so writers of buckets in
- * different words may run at once; lookups only read.
+ * different words may run at once; lookups only read. An entry of this table is its
+ * fingerprint: no value rides beside it.
  */
-abstract class SemiSortedTable implements SearchableTable {
+abstract class SemiSortedTable implements CuckooTable {
   /*
    * Semi-sorting after Fan et al. [1], section 5.2: of each fingerprint only its high f - 4 bits
    * are stored per slot, and the four low nibbles, sorted, as one SemiSortCodec code, so a
@@ -40,7 +41,7 @@ abstract class SemiSortedTable implements SearchableTable {
    * most 64 bits is read with one two-word window (PackedBits); for f = 16, 60-bit buckets fill
    * 15 words per 16 buckets. The reference code of [1] decodes a bucket into four fingerprints
    * for every lookup, and its lookup is right only for f = 13; here lookups never decode
-   * (WordLaneTable), and the tests check every width from 5 to 32 against every code.
+   * (Width8To15Table), and the tests check every width from 5 to 32 against every code.
    *
    * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
    *     Better Than Bloom", CoNEXT 2014.
@@ -131,15 +132,15 @@ abstract class SemiSortedTable implements SearchableTable {
           words.length + " words do not hold " + bucketCount + " semi-sorted buckets of " + bits + "-bit fingerprints");
     }
     if (bits < 8) {
-      return new SpreadLaneTable(bucketCount, bits, words);
+      return new Width5To7Table(bucketCount, bits, words);
     }
     if (bits == 16) {
-      return new SixteenBitTable(bucketCount, words);
+      return new Width16Table(bucketCount, words);
     }
     if (bits <= 16) {
-      return new WordLaneTable(bucketCount, bits, words);
+      return new Width8To15Table(bucketCount, bits, words);
     }
-    return new PairLaneTable(bucketCount, bits, words);
+    return new Width17To32Table(bucketCount, bits, words);
   }
 
   // ---------------------------------------------------------------- keys to buckets
@@ -176,21 +177,21 @@ abstract class SemiSortedTable implements SearchableTable {
    */
   public abstract int count(long bucket1, long bucket2, int fingerprint);
 
-  // ---------------------------------------------------------------- keys and buckets
+  // ---------------------------------------------------------------- sort keys and buckets
 
   /*
-   * A slot's key is (nibble << 32) | high: ordering keys orders fingerprints by (nibble, high),
-   * the order of a bucket, and an empty slot is key 0, the smallest.
+   * A slot's sort key is (nibble << 32) | high: ordering sort keys orders fingerprints by
+   * (nibble, high), the order of a bucket, and an empty slot is sort key 0, the smallest.
    */
 
-  /** @return the key of a fingerprint */
-  static long key(int fingerprint) {
+  /** @return the sort key of a fingerprint */
+  static long sortKey(int fingerprint) {
     return (fingerprint & 0xFL) << 32 | (fingerprint & 0xFFFF_FFFFL) >>> 4;
   }
 
-  /** @return the fingerprint of a key */
-  static int fingerprintOf(long key) {
-    return (int) (key << 4 | key >>> 32);
+  /** @return the fingerprint of a sort key */
+  static int fingerprintOfSortKey(long sortKey) {
+    return (int) (sortKey << 4 | sortKey >>> 32);
   }
 
   /** @return the bit offset of a bucket */
@@ -205,28 +206,28 @@ abstract class SemiSortedTable implements SearchableTable {
 
   /**
    * The sorted nibbles of the bucket at this offset, n0 in bits 0-3 up to n3 in bits 12-15, for
-   * {@link #keyAt}.
+   * {@link #sortKeyAt}.
    */
   final int nibblesAt(long offset) {
     return SemiSortCodec.nibbles(code(offset));
   }
 
   /**
-   * The key of one slot of the bucket at this offset: its nibble from {@link #nibblesAt}, its
-   * high bits from the slot's field. The operations that rewrite a bucket read its keys into
-   * locals, not into a scratch array of the table, so that threads writing different buckets
-   * (under different locks) share nothing but the words of their own buckets.
+   * The sort key of one slot of the bucket at this offset: its nibble from {@link #nibblesAt},
+   * its high bits from the slot's field. The operations that rewrite a bucket read its sort keys
+   * into locals, not into a scratch array of the table, so that threads writing different
+   * buckets (under different locks) share nothing but the words of their own buckets.
    */
-  final long keyAt(long offset, int nibbles, int slot) {
+  final long sortKeyAt(long offset, int nibbles, int slot) {
     long high = PackedBits.window(words, offset + SemiSortCodec.CODE_BITS + (long) slot * highBits) & highMask;
     return (long) (nibbles >>> (4 * slot) & 0xF) << 32 | high;
   }
 
-  /** Sorts four keys and stores them as the bucket at this offset. */
+  /** Sorts four sort keys and stores them as the bucket at this offset. */
   final void store(long offset, long a, long b, long c, long d) {
     // A sorting network of five compare-exchanges (Knuth, TAOCP 5.3.4), each without a branch:
-    // the keys are random, so a branch would be mispredicted half the time. Keys are below 2^36,
-    // so the differences cannot overflow; (x - y) >> 63 is all ones exactly when x < y.
+    // the sort keys are random, so a branch would be mispredicted half the time. They are below
+    // 2^36, so the differences cannot overflow; (x - y) >> 63 is all ones exactly when x < y.
     long t = (b - a) & ((b - a) >> 63);
     a += t;
     b -= t;
@@ -268,21 +269,27 @@ abstract class SemiSortedTable implements SearchableTable {
     return SLOTS;
   }
 
+  /*
+   * An entry is its fingerprint, an unsigned int in a long: (int) entry is the fingerprint, and
+   * a fingerprint read back is widened without its sign.
+   */
+
   /** {@inheritDoc} The empty slots are the first ones, so the bucket has room if slot 0 is empty. */
   @Override
-  public final boolean insert(long bucket, int fingerprint) {
+  public final boolean insert(long bucket, long entry) {
+    int fingerprint = (int) entry;
     long o = offset(bucket);
     if (bucketBits > 64) {
       int n = nibblesAt(o);
-      if (keyAt(o, n, 0) != 0) {
+      if (sortKeyAt(o, n, 0) != 0) {
         return false;
       }
-      store(o, key(fingerprint), keyAt(o, n, 1), keyAt(o, n, 2), keyAt(o, n, 3));
+      store(o, sortKey(fingerprint), sortKeyAt(o, n, 1), sortKeyAt(o, n, 2), sortKeyAt(o, n, 3));
       return true;
     }
-    // The bucket is one window: move the keys of slots 1..p down one slot and put the new key
-    // in slot p, where p is how many of them are smaller, then encode the nibbles anew. This is
-    // the insert path, so it avoids decoding into keys and sorting all four.
+    // The bucket is one window: move the sort keys of slots 1..p down one slot and put the new
+    // one in slot p, where p is how many of them are smaller, then encode the nibbles anew. This
+    // is the insert path, so it avoids decoding into sort keys and sorting all four.
     long x = PackedBits.window(words, o);
     int n = SemiSortCodec.nibbles((int) x & SemiSortCodec.CODE_MASK);
     long highs = x >>> SemiSortCodec.CODE_BITS;
@@ -291,11 +298,11 @@ abstract class SemiSortedTable implements SearchableTable {
     if ((n & 0xF) != 0 || (highs & m) != 0) {
       return false;
     }
-    long k = key(fingerprint);
+    long k = sortKey(fingerprint);
     long k1 = (long) (n >>> 4 & 0xF) << 32 | (highs >>> h & m);
     long k2 = (long) (n >>> 8 & 0xF) << 32 | (highs >>> (2 * h) & m);
     long k3 = (long) (n >>> 12) << 32 | (highs >>> (3 * h) & m);
-    // (k_i - k) >>> 63 is 1 exactly when k_i < k (the keys are below 2^36).
+    // (k_i - k) >>> 63 is 1 exactly when k_i < k (the sort keys are below 2^36).
     int p = (int) ((k1 - k) >>> 63) + (int) ((k2 - k) >>> 63) + (int) ((k3 - k) >>> 63);
     long below = (1L << (p * h)) - 1;
     long newHighs = (highs >>> h & below) | (k & m) << (p * h) | (highs & -1L << ((p + 1) * h));
@@ -307,30 +314,30 @@ abstract class SemiSortedTable implements SearchableTable {
   }
 
   @Override
-  public final int fingerprintAt(long bucket, int slot) {
+  public final long entryAt(long bucket, int slot) {
     long o = offset(bucket);
-    return fingerprintOf(keyAt(o, nibblesAt(o), slot));
+    return Integer.toUnsignedLong(fingerprintOfSortKey(sortKeyAt(o, nibblesAt(o), slot)));
   }
 
   @Override
-  public final int evict(long bucket, int slot, int fingerprint) {
+  public final long evict(long bucket, int slot, long entry) {
     long o = offset(bucket);
     int n = nibblesAt(o);
-    long k0 = keyAt(o, n, 0);
-    long k1 = keyAt(o, n, 1);
-    long k2 = keyAt(o, n, 2);
-    long k3 = keyAt(o, n, 3);
-    long k = key(fingerprint);
+    long k0 = sortKeyAt(o, n, 0);
+    long k1 = sortKeyAt(o, n, 1);
+    long k2 = sortKeyAt(o, n, 2);
+    long k3 = sortKeyAt(o, n, 3);
+    long k = sortKey((int) entry);
     long old = slot == 0 ? k0 : slot == 1 ? k1 : slot == 2 ? k2 : k3;
     store(o, slot == 0 ? k : k0, slot == 1 ? k : k1, slot == 2 ? k : k2, slot == 3 ? k : k3);
-    return fingerprintOf(old);
+    return Integer.toUnsignedLong(fingerprintOfSortKey(old));
   }
 
   @Override
-  public final void replace(long bucket, int fingerprint, int replacement) {
-    if (!swap(bucket, key(fingerprint), key(replacement))) {
+  public final void replace(long bucket, long entry, long replacement) {
+    if (!swap(bucket, sortKey((int) entry), sortKey((int) replacement))) {
       throw new IllegalStateException(
-          "bucket " + bucket + " does not hold fingerprint " + Integer.toUnsignedString(fingerprint));
+          "bucket " + bucket + " does not hold fingerprint " + Integer.toUnsignedString((int) entry));
     }
   }
 
@@ -340,18 +347,18 @@ abstract class SemiSortedTable implements SearchableTable {
    * @return {@code false} if the bucket does not hold it
    */
   @Override
-  public final boolean remove(long bucket, int fingerprint) {
-    return swap(bucket, key(fingerprint), 0);
+  public final boolean remove(long bucket, long entry) {
+    return swap(bucket, sortKey((int) entry), 0);
   }
 
-  /** Replaces one slot holding key {@code from} by {@code to}; false if none holds it. */
+  /** Replaces one slot holding sort key {@code from} by {@code to}; false if none holds it. */
   private boolean swap(long bucket, long from, long to) {
     long o = offset(bucket);
     int n = nibblesAt(o);
-    long k0 = keyAt(o, n, 0);
-    long k1 = keyAt(o, n, 1);
-    long k2 = keyAt(o, n, 2);
-    long k3 = keyAt(o, n, 3);
+    long k0 = sortKeyAt(o, n, 0);
+    long k1 = sortKeyAt(o, n, 1);
+    long k2 = sortKeyAt(o, n, 2);
+    long k3 = sortKeyAt(o, n, 3);
     if (k0 == from) {
       k0 = to;
     } else if (k1 == from) {
@@ -373,7 +380,7 @@ abstract class SemiSortedTable implements SearchableTable {
     int nibbles = nibblesAt(o);
     int n = 0;
     for (int slot = 0; slot < SLOTS; slot++) {
-      n += keyAt(o, nibbles, slot) != 0 ? 1 : 0;
+      n += sortKeyAt(o, nibbles, slot) != 0 ? 1 : 0;
     }
     return n;
   }
@@ -396,7 +403,7 @@ abstract class SemiSortedTable implements SearchableTable {
       return false;
     }
     int n = nibblesAt(o);
-    return keyAt(o, n, 0) <= keyAt(o, n, 1) && keyAt(o, n, 1) <= keyAt(o, n, 2) && keyAt(o, n, 2) <= keyAt(o, n, 3);
+    return sortKeyAt(o, n, 0) <= sortKeyAt(o, n, 1) && sortKeyAt(o, n, 1) <= sortKeyAt(o, n, 2) && sortKeyAt(o, n, 2) <= sortKeyAt(o, n, 3);
   }
 
   /**

@@ -33,7 +33,7 @@ class HugeTableTest {
     SemiSortedTable table = f.table();
     long slots = table.bucketCount * SemiSortedTable.SLOTS;
     assertTrue(slots > SLOTS_ABOVE, slots + " slots");
-    assertEquals(bits == 16 ? SixteenBitTable.class : SpreadLaneTable.class, table.getClass());
+    assertEquals(bits == 16 ? Width16Table.class : Width5To7Table.class, table.getClass());
 
     // Keys whose first bucket is among the last 4,096: found by hashing random keys.
     SplittableRandom r = new SplittableRandom(bits);

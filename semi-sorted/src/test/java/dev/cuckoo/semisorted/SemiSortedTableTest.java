@@ -32,7 +32,7 @@ class SemiSortedTableTest {
   static long[] slots(SemiSortedTable t, long bucket) {
     long[] fps = new long[4];
     for (int s = 0; s < 4; s++) {
-      fps[s] = t.fingerprintAt(bucket, s) & 0xFFFF_FFFFL;
+      fps[s] = t.entryAt(bucket, s);
     }
     return fps;
   }
@@ -43,7 +43,7 @@ class SemiSortedTableTest {
     Arrays.sort(k);
     long[] fps = new long[4];
     for (int s = 0; s < 4; s++) {
-      fps[s] = SemiSortedTable.fingerprintOf(k[s]) & 0xFFFF_FFFFL;
+      fps[s] = SemiSortedTable.fingerprintOfSortKey(k[s]) & 0xFFFF_FFFFL;
     }
     return fps;
   }
@@ -173,7 +173,7 @@ class SemiSortedTableTest {
         }
         long[] keys = new long[4];
         for (int i = 0; i < 4; i++) {
-          keys[i] = SemiSortedTable.key((int) expected[i]);
+          keys[i] = SemiSortedTable.sortKey((int) expected[i]);
         }
         assertArrayEquals(sortedFingerprints(keys), slots(t, k), at + ": bucket " + k);
         assertTrue(t.isCanonical(k), at + ": bucket " + k);
@@ -197,7 +197,7 @@ class SemiSortedTableTest {
   void aSixteenBitBucketIsSixtyBitsAndAThirteenBitOneFortyEight() {
     // f = 16: bucket 1 starts at bit 60 and straddles words 0 and 1.
     SemiSortedTable t = SemiSortedTable.create(4, 16);
-    assertEquals(SixteenBitTable.class, t.getClass());
+    assertEquals(Width16Table.class, t.getClass());
     assertEquals(60, t.bucketBits);
     assertEquals(5, SemiSortedTable.allocatedWords(4, 16), "240 bits, and a padding word");
     t.insert(1, 0xABC5);
@@ -221,13 +221,13 @@ class SemiSortedTableTest {
 
   @Test
   void widthsPickTheirLaneLayout() {
-    assertEquals(SpreadLaneTable.class, SemiSortedTable.create(2, 5).getClass());
-    assertEquals(SpreadLaneTable.class, SemiSortedTable.create(2, 7).getClass());
-    assertEquals(WordLaneTable.class, SemiSortedTable.create(2, 8).getClass());
-    assertEquals(SixteenBitTable.class, SemiSortedTable.create(2, 16).getClass());
-    assertEquals(WordLaneTable.class, SemiSortedTable.create(2, 15).getClass());
-    assertEquals(PairLaneTable.class, SemiSortedTable.create(2, 17).getClass());
-    assertEquals(PairLaneTable.class, SemiSortedTable.create(2, 32).getClass());
+    assertEquals(Width5To7Table.class, SemiSortedTable.create(2, 5).getClass());
+    assertEquals(Width5To7Table.class, SemiSortedTable.create(2, 7).getClass());
+    assertEquals(Width8To15Table.class, SemiSortedTable.create(2, 8).getClass());
+    assertEquals(Width16Table.class, SemiSortedTable.create(2, 16).getClass());
+    assertEquals(Width8To15Table.class, SemiSortedTable.create(2, 15).getClass());
+    assertEquals(Width17To32Table.class, SemiSortedTable.create(2, 17).getClass());
+    assertEquals(Width17To32Table.class, SemiSortedTable.create(2, 32).getClass());
     assertThrows(IllegalArgumentException.class, () -> SemiSortedTable.create(2, 4));
     assertThrows(IllegalArgumentException.class, () -> SemiSortedTable.create(2, 33));
     assertThrows(IllegalArgumentException.class, () -> SemiSortedTable.wrap(2, 16, new long[1]));

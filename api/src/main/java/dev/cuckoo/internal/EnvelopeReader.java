@@ -1,0 +1,160 @@
+package dev.cuckoo.internal;
+
+import dev.cuckoo.CorruptFilterException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads a filter file: buffered, checksummed as it goes, and never pulling a byte from the
+ * stream beyond what the fields read so far declare, so a file can be followed by other data in
+ * the same stream. A file that ends early is a {@link CorruptFilterException} naming where.
+ */
+public final class EnvelopeReader {
+  private static final VarHandle LONG_BE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  private final InputStream in;
+  private final CRC32C crc = new CRC32C();
+  private final byte[] buf = new byte[1 << 16];
+  private int pos;
+  private int lim;
+  private long pullable;
+  private long consumed;
+  private String section = "header";
+
+  /** @param in the stream the file is read from */
+  public EnvelopeReader(InputStream in) {
+    this.in = in;
+  }
+
+  /**
+   * Declares that {@code n} more bytes belong to the file.
+   *
+   * @param n how many
+   */
+  public void allow(long n) {
+    pullable = n > Long.MAX_VALUE - pullable ? Long.MAX_VALUE : pullable + n;
+  }
+
+  void section(String name) {
+    section = name;
+  }
+
+  long consumed() {
+    return consumed;
+  }
+
+  int checksum() {
+    return (int) crc.getValue();
+  }
+
+  private void need(int n) throws IOException {
+    if (lim - pos >= n) {
+      return;
+    }
+    if (pos > 0) {
+      System.arraycopy(buf, pos, buf, 0, lim - pos);
+      lim -= pos;
+      pos = 0;
+    }
+    while (lim < n) {
+      int want = (int) Math.min(buf.length - lim, pullable);
+      if (want <= 0) {
+        throw new IllegalStateException("reader asked for bytes beyond the declared file length");
+      }
+      int r = in.read(buf, lim, want);
+      if (r < 0) {
+        throw new CorruptFilterException(
+            "filter file is truncated: it ends after " + (consumed + lim - pos) + " bytes, inside the "
+                + section);
+      }
+      lim += r;
+      pullable -= r;
+    }
+  }
+
+  private void take(int n) {
+    crc.update(buf, pos, n);
+    pos += n;
+    consumed += n;
+  }
+
+  int readUnsignedByte() throws IOException {
+    need(1);
+    int v = buf[pos] & 0xFF;
+    take(1);
+    return v;
+  }
+
+  int readUnsignedShort() throws IOException {
+    need(2);
+    int v = ((buf[pos] & 0xFF) << 8) | (buf[pos + 1] & 0xFF);
+    take(2);
+    return v;
+  }
+
+  int readInt() throws IOException {
+    need(4);
+    int v = peekInt();
+    take(4);
+    return v;
+  }
+
+  private int peekInt() {
+    return ((buf[pos] & 0xFF) << 24) | ((buf[pos + 1] & 0xFF) << 16) | ((buf[pos + 2] & 0xFF) << 8)
+        | (buf[pos + 3] & 0xFF);
+  }
+
+  long readLong() throws IOException {
+    need(8);
+    long v = (long) LONG_BE.get(buf, pos);
+    take(8);
+    return v;
+  }
+
+  /** Reads the trailing checksum, which is not part of what it covers. */
+  int readChecksum() throws IOException {
+    need(4);
+    int v = peekInt();
+    pos += 4;
+    consumed += 4;
+    return v;
+  }
+
+  void readFully(byte[] dst, int off, int len) throws IOException {
+    while (len > 0) {
+      int n = Math.min(len, buf.length);
+      need(n);
+      System.arraycopy(buf, pos, dst, off, n);
+      take(n);
+      off += n;
+      len -= n;
+    }
+  }
+
+  void readLongs(long[] dst, int off, int len) throws IOException {
+    while (len > 0) {
+      int n = Math.min(len, buf.length / Long.BYTES);
+      need(n * Long.BYTES);
+      for (int i = 0; i < n; i++) {
+        dst[off + i] = (long) LONG_BE.get(buf, pos + i * Long.BYTES);
+      }
+      take(n * Long.BYTES);
+      off += n;
+      len -= n;
+    }
+  }
+
+  void skip(long n) throws IOException {
+    while (n > 0) {
+      int k = (int) Math.min(n, buf.length);
+      need(k);
+      take(k);
+      n -= k;
+    }
+  }
+}

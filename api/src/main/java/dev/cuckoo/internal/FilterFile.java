@@ -1,0 +1,311 @@
+package dev.cuckoo.internal;
+
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.spi.FilterProvider;
+import dev.cuckoo.spi.HashStrategy;
+import dev.cuckoo.spi.PayloadOutput;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * The common file format every variant writes and {@link dev.cuckoo.CuckooFilters#read} reads. A variant
+ * writes and reads only its payload; this class writes and checks the envelope around it.
+ *
+ * <pre>
+ * offset      size  field (big-endian)
+ * 0           4     magic 0x434B4F46 ("CKOF")
+ * 4           2     format version, 2
+ * 6           2     V, length of the variant name, 1..64
+ * 8           V     variant name (ASCII)
+ * 8+V         4     S, length of the spec, 1..65536
+ * 12+V        S     resolved spec as its config string (UTF-8)
+ * 12+V+S      32    hash check: the filter's hash of the four probe keys below, 4 longs
+ * 44+V+S      8     P, length of the payload
+ * 52+V+S      P     payload, written by the variant
+ * 52+V+S+P    4     CRC32C of every byte before it
+ * </pre>
+ *
+ * <p>The probe keys, hashed with {@link HashStrategy#hashBytes(byte[], int, int)}: the empty
+ * key; the 8 bytes {@code 01 23 45 67 89 AB CD EF}; the 6 ASCII bytes {@code cuckoo}; the 100
+ * bytes {@code 00 01 02 ... 63}. A filter's buckets and fingerprints come from its hash, so a
+ * filter read with any other hash (another seed, or another function under the same name)
+ * would miss every key it holds. The hash check makes that impossible: a reader hashes the
+ * probe keys with the hash it is about to use and refuses a mismatch.
+ *
+ * <p>Version 1 (written by 0.1.0) is version 2 without the hash check; it is still read, with
+ * the hash its spec names (or the one given).
+ *
+ * <p>Reading checks each length before it allocates, pulls no byte from the stream past the
+ * checksum, and turns anything wrong (bad magic, unknown version or variant, a spec the variant
+ * rejects, a hash that is not installed or does not match the hash check, a payload that is
+ * short or has bytes left over, a checksum mismatch) into {@link CorruptFilterException}. When
+ * a name in the file is unknown or its spec or hash is refused, the reader verifies the
+ * checksum first, so that a damaged file is reported as damaged rather than as, say, a variant
+ * that is not installed. The version changes only when the envelope changes; a variant that
+ * changes its payload keeps reading the payloads it wrote before.
+ */
+public final class FilterFile {
+  /** The first four bytes of every filter file: "CKOF". */
+  public static final int MAGIC = 0x434B4F46;
+  /** The envelope version this library writes; it reads this one and every earlier one. */
+  public static final int FORMAT_VERSION = 2;
+  /** The first envelope version, written by 0.1.0: no hash check. */
+  static final int FIRST_VERSION = 1;
+  /** The bytes of the hash check. */
+  public static final int HASH_CHECK_BYTES = 4 * Long.BYTES;
+  /** The longest variant name a file may hold, in bytes. */
+  public static final int MAX_VARIANT_BYTES = 64;
+  /** The longest spec a file may hold, in bytes. */
+  public static final int MAX_SPEC_BYTES = 1 << 16;
+
+  private FilterFile() {}
+
+  /** Writes a variant's payload. */
+  @FunctionalInterface
+  public interface PayloadWriter {
+    /**
+     * @param out where to write exactly the number of bytes declared to {@link FilterFile#write}
+     * @throws IOException if writing fails
+     */
+    void writeTo(PayloadOutput out) throws IOException;
+  }
+
+  /**
+   * Writes a filter file. The stream is flushed, not closed.
+   *
+   * @param out where to write
+   * @param spec the filter's resolved spec
+   * @param payloadLength how many bytes {@code payload} writes
+   * @param payload writes the variant's payload
+   * @throws IOException if writing fails
+   * @throws IllegalStateException if the payload writer writes a different number of bytes
+   */
+  public static void write(OutputStream out, FilterSpec spec, long payloadLength, PayloadWriter payload)
+      throws IOException {
+    Objects.requireNonNull(out, "out must not be null");
+    byte[] variant = spec.variant().getBytes(StandardCharsets.US_ASCII);
+    byte[] specBytes = spec.toString().getBytes(StandardCharsets.UTF_8);
+    if (specBytes.length > MAX_SPEC_BYTES) {
+      throw new IllegalArgumentException("spec is longer than " + MAX_SPEC_BYTES + " bytes: " + spec);
+    }
+    EnvelopePayloadOutput o = new EnvelopePayloadOutput(out);
+    o.writeInt(MAGIC);
+    o.writeShort(FORMAT_VERSION);
+    o.writeShort(variant.length);
+    o.write(variant);
+    o.writeInt(specBytes.length);
+    o.write(specBytes);
+    for (long h : hashCheck(spec.hashStrategy())) {
+      o.writeLong(h);
+    }
+    o.writeLong(payloadLength);
+    long start = o.written();
+    payload.writeTo(o);
+    long wrote = o.written() - start;
+    if (wrote != payloadLength) {
+      throw new IllegalStateException(
+          "variant " + spec.variant() + " wrote " + wrote + " payload bytes but declared " + payloadLength);
+    }
+    o.finish(o.checksum());
+  }
+
+  /**
+   * Reads one filter file from the stream, stopping right after its checksum.
+   *
+   * @param in where to read
+   * @param hash the hash to use instead of looking up the file's hash by name, or {@code null};
+   *     when given, its name must be the one the file records
+   * @return the filter
+   * @throws CorruptFilterException if the input is truncated, corrupted, forged or of an unknown
+   *     variant, version or hash
+   * @throws IOException if reading fails
+   */
+  public static CuckooFilter read(InputStream in, HashStrategy hash) throws IOException {
+    Objects.requireNonNull(in, "input stream must not be null");
+    EnvelopeReader r = new EnvelopeReader(in);
+    r.allow(8);
+    int magic = r.readInt();
+    if (magic != MAGIC) {
+      throw new CorruptFilterException(
+          String.format("not a cuckoo filter file: magic 0x%08X, expected 0x%08X (\"CKOF\")", magic, MAGIC));
+    }
+    int version = r.readUnsignedShort();
+    if (version < FIRST_VERSION || version > FORMAT_VERSION) {
+      throw new CorruptFilterException(
+          "unsupported filter file format version " + version + "; this library reads versions "
+              + FIRST_VERSION + " to " + FORMAT_VERSION);
+    }
+    int variantLength = r.readUnsignedShort();
+    if (variantLength < 1 || variantLength > MAX_VARIANT_BYTES) {
+      throw new CorruptFilterException(
+          "variant name length " + variantLength + " is out of range: 1.." + MAX_VARIANT_BYTES);
+    }
+    r.allow(variantLength + 4L);
+    String variant = text(r, variantLength, "variant name");
+    int specLength = r.readInt();
+    if (specLength < 1 || specLength > MAX_SPEC_BYTES) {
+      throw new CorruptFilterException(
+          "spec length " + Integer.toUnsignedString(specLength) + " is out of range: 1.." + MAX_SPEC_BYTES);
+    }
+    long[] check = version >= 2 ? new long[HASH_CHECK_BYTES / Long.BYTES] : null;
+    r.allow(specLength + (check == null ? 0L : HASH_CHECK_BYTES) + 8L);
+    String specText = text(r, specLength, "spec");
+    for (int i = 0; check != null && i < check.length; i++) {
+      check[i] = r.readLong();
+    }
+    long payloadLength = r.readLong();
+    if (payloadLength < 0) {
+      throw new CorruptFilterException("payload length " + Long.toUnsignedString(payloadLength) + " is out of range");
+    }
+    // A truncated file then says how much payload it promised against where it ended.
+    r.section("payload (" + payloadLength + " bytes declared)");
+    r.allow(payloadLength);
+    r.allow(4); // the checksum: apart, so that a payload length near 2^63 cannot overflow
+
+    FilterProvider provider;
+    FilterSpec spec;
+    try {
+      provider = ProviderRegistry.provider(variant);
+      spec = FilterSpec.parse(specText);
+      if (!spec.variant().equals(variant)) {
+        throw new IllegalArgumentException("spec '" + specText + "' is not for variant " + variant);
+      }
+      if (hash != null) {
+        if (!spec.hash().orElse("").equals(hash.name())) {
+          throw new IllegalArgumentException(
+              "the file uses hash " + spec.hash().orElse("(none)") + ", not the given " + hash.name());
+        }
+        spec = spec.toBuilder().hash(hash).build();
+      } else if (spec.hash().isPresent() && !ProviderRegistry.hashes().contains(spec.hash().get())) {
+        throw new IllegalArgumentException(
+            "the filter's hash '" + spec.hash().get() + "' is not installed (installed hashes: "
+                + String.join(", ", ProviderRegistry.hashes()) + "); if the filter was built with a"
+                + " HashStrategy instance, read it with CuckooFilters.read(in, hash), passing that instance");
+      }
+      spec = provider.validate(spec);
+      if (check != null) {
+        requireSameHash(check, spec, hash != null);
+      }
+    } catch (IllegalArgumentException e) {
+      throw checkedFirst(r, payloadLength,
+          new CorruptFilterException("filter file cannot be read: " + e.getMessage(), e));
+    }
+
+    EnvelopePayloadInput payload = new EnvelopePayloadInput(r, variant, payloadLength);
+    CuckooFilter filter;
+    try {
+      filter = provider.read(spec, payload);
+    } catch (RuntimeException e) {
+      throw new CorruptFilterException(
+          "payload of variant " + variant + " cannot be read: " + e, e);
+    }
+    if (filter == null) {
+      throw new IllegalStateException("provider of variant " + variant + " returned no filter");
+    }
+    if (payload.remaining() != 0) {
+      throw new CorruptFilterException(
+          "payload of variant " + variant + " has " + payload.remaining()
+              + " bytes its contents do not account for (" + payloadLength + " declared)");
+    }
+    requireChecksum(r);
+    return filter;
+  }
+
+  /** Reads the checksum and compares it with what the reader computed. */
+  private static void requireChecksum(EnvelopeReader r) throws IOException {
+    int computed = r.checksum();
+    r.section("checksum");
+    int stored = r.readChecksum();
+    if (stored != computed) {
+      throw new CorruptFilterException(
+          String.format("filter file is damaged: checksum mismatch, stored CRC32C 0x%08X, computed 0x%08X", stored, computed));
+    }
+  }
+
+  /**
+   * What to throw for a file whose header names something unknown or refused: a damaged file
+   * (the checksum does not match, read over the rest of the file) is reported as damaged, and
+   * only an intact one with {@code refusal}.
+   */
+  private static CorruptFilterException checkedFirst(EnvelopeReader r, long payloadLength,
+      CorruptFilterException refusal) throws IOException {
+    try {
+      r.skip(payloadLength);
+      requireChecksum(r);
+    } catch (CorruptFilterException damaged) {
+      return new CorruptFilterException(
+          damaged.getMessage() + "; read as it is, the file says: " + refusal.getMessage(), damaged);
+    }
+    return refusal;
+  }
+
+  /**
+   * The hash check a file of a filter with this hash records: its values for the four probe
+   * keys of the format, in order.
+   *
+   * @param hash the hash
+   * @return its values for the four probe keys
+   */
+  public static long[] hashCheck(HashStrategy hash) {
+    long[] values = new long[PROBE_KEYS.length];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = hash.hashBytes(PROBE_KEYS[i], 0, PROBE_KEYS[i].length);
+    }
+    return values;
+  }
+
+  private static final byte[][] PROBE_KEYS = probeKeys();
+
+  private static byte[][] probeKeys() {
+    byte[] hundred = new byte[100];
+    for (int i = 0; i < hundred.length; i++) {
+      hundred[i] = (byte) i;
+    }
+    return new byte[][] {
+      {},
+      {0x01, 0x23, 0x45, 0x67, (byte) 0x89, (byte) 0xAB, (byte) 0xCD, (byte) 0xEF},
+      "cuckoo".getBytes(StandardCharsets.US_ASCII),
+      hundred,
+    };
+  }
+
+  private static void requireSameHash(long[] check, FilterSpec spec, boolean given) {
+    if (java.util.Arrays.equals(check, hashCheck(spec.hashStrategy()))) {
+      return;
+    }
+    String name = spec.hash().orElseThrow();
+    if (given) {
+      throw new IllegalArgumentException(
+          "the given hash '" + name + "' is not the hash this filter was written with (the file's"
+              + " hash check differs, so every lookup would miss): pass the HashStrategy the"
+              + " filter was built with, configured (seed included) as it was then");
+    }
+    throw new IllegalArgumentException(
+        "the installed hash '" + name + "' with seed " + spec.seed().orElse(0L) + " is not the hash"
+            + " this filter was written with (the file's hash check differs, so every lookup would"
+            + " miss); the filter was built with a HashStrategy instance (or another version of"
+            + " that hash): read it with CuckooFilters.read(in, hash), passing that instance");
+  }
+
+  private static String text(EnvelopeReader r, int length, String what) throws IOException {
+    byte[] bytes = new byte[length];
+    r.readFully(bytes, 0, length);
+    try {
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw new CorruptFilterException("the " + what + " in the filter file is not valid UTF-8", e);
+    }
+  }
+}

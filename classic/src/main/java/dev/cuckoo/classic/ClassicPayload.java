@@ -1,0 +1,58 @@
+package dev.cuckoo.classic;
+
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.FingerprintStash;
+import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.spi.PayloadInput;
+import dev.cuckoo.spi.PayloadOutput;
+import java.io.IOException;
+
+/**
+ * The file payload of a classic filter, written and read here.
+ *
+ * <p>The layout is the engine's {@link TablePayload} (layout 1, bucket count, items, table
+ * length, table, stash), with the table as {@link BucketTable} describes it: {@code W =
+ * ceil(m·b·f / 64)} longs, slot {@code s} of bucket {@code k} in bits {@code [(k·b + s)·f, (k·b +
+ * s + 1)·f)} of the longs read as one little-endian bit string, 0 an empty slot, and nothing set
+ * after the last slot. Every table class writes this same layout, whatever it keeps in memory.
+ */
+final class ClassicPayload {
+  private ClassicPayload() {}
+
+  /** @return the bytes {@link #write} writes for this table and stash */
+  static long length(BucketTable table, FingerprintStash stash) {
+    return TablePayload.length(BucketTable.payloadWords(table.bucketCount, table.slots, table.bits), stash);
+  }
+
+  /** Writes the payload of a filter holding {@code items} in this table and stash. */
+  static void write(PayloadOutput out, BucketTable table, long items, FingerprintStash stash) throws IOException {
+    long words = BucketTable.payloadWords(table.bucketCount, table.slots, table.bits);
+    TablePayload.write(out, table.bucketCount, items, words, table::writePayloadWords, stash);
+  }
+
+  /**
+   * Reads a payload, checking every size against the spec before allocating, the bits past the
+   * table's last slot, and the items declared against the fingerprints held.
+   *
+   * @param spec the resolved spec the file records
+   * @param in the payload
+   * @return the filter
+   * @throws CorruptFilterException if anything disagrees
+   * @throws IOException if reading fails
+   */
+  static ClassicFilter read(FilterSpec spec, PayloadInput in) throws IOException {
+    int slots = spec.bucketSize().getAsInt();
+    int bits = spec.fingerprintBits().getAsInt();
+    long buckets = CuckooSizing.bucketCount(spec.capacity().getAsLong(), slots, bits);
+    TablePayload.Contents contents = TablePayload.read(in, ClassicProvider.NAME, buckets, slots, bits,
+        BucketTable.payloadWords(buckets, slots, bits), BucketTable.allocatedWords(buckets, slots, bits));
+    BucketTable table = BucketTable.wrap(buckets, slots, bits, contents.words());
+    if (!table.tailIsClear()) {
+      throw new CorruptFilterException(ClassicProvider.NAME + " payload has bits set after the last slot of its table");
+    }
+    TablePayload.requireItems(ClassicProvider.NAME, contents, table.occupiedSlots());
+    return ClassicFilter.of(spec, table, contents.stash(), contents.items());
+  }
+}

@@ -1,0 +1,262 @@
+package dev.cuckoo.engine;
+
+/**
+ * How large a table of two-choice buckets must be for a capacity, and the false-positive rate a
+ * load predicts. Shared by the variants that size their table freely, so that a given capacity
+ * means the same memory and the same guarantee in each.
+ *
+ * <p>The contract: a table of {@link #bucketCount bucketCount(n, b, f)} buckets of {@code b}
+ * slots, with a {@link KickPath} of at least 500 kicks and a {@link FingerprintStash} of {@link
+ * FingerprintStash#DEFAULT_SLOTS} slots, takes {@code n} distinct keys without refusing one
+ * (but for a chance sized to stay below 10^-6). Its memory is within a few percent of {@code
+ * n·f / maxLoad(b)} bits whenever the fingerprints are long enough for {@code n} keys (about
+ * {@code f >= log2(n)/b}; shorter ones get a larger table, as the notes explain). Bucket sizes
+ * 1, 2, 4 and 8 are supported.
+ */
+public final class CuckooSizing {
+
+  /*
+   * Fan et al. [1], section 5.1, measure the load a table of b-slot buckets reaches with two
+   * candidate buckets before inserts start failing: about 50%, 84%, 95% and 98% for b = 1, 2, 4
+   * and 8 (maxLoad). A table sized for exactly that load would refuse its capacity-th key about
+   * half the time, so it is sized for a design load 2 points lower, the spread of the load at
+   * the first refusal between tables of thousands to tens of millions of slots.
+   *
+   * Short fingerprints need more. A key is stored as a fingerprint in one of a pair of buckets
+   * that the first bucket and the fingerprint decide, so the table holds at most 2b keys with
+   * the same pair, whatever the kick loop does ([1], section 4, derives from this the minimum
+   * fingerprint length). There are P = m(2^f - 1)/2 bucket pairs; n keys put Poisson(n/P) keys
+   * on each, and the pairs given more than 2b overflow. Four times that expected number, a
+   * factor that covers larger overflowing structures (two pairs sharing a bucket, and so on),
+   * matched the stash occupancy measured at capacity for every bucket size with fingerprints of
+   * 4 to 8 bits. With b = 1 two more effects dominate near the load of 1/2, where the random
+   * graph of buckets (vertices) and keys (edges) approaches its giant component: a component
+   * with two cycles cannot be placed, which happens about 1/(m·ε^3) times with ε = 1 - 2·load
+   * ([2]; 0.5 covers its constant), and pairs holding two keys close a cycle each, of which a
+   * share of about 4.5/(m·ε^2) end up in such a component (fitted to measurements). Each
+   * overflow costs one stash slot, so the refusal risk is the chance that a Poisson variable of
+   * that mean exceeds the stash; the bucket count grows until the risk is below 10^-6. Usual
+   * shapes (f >= 8 with b >= 4, f >= 12 with b = 2, f >= 16 with b = 1, up to 10^9 keys) never
+   * grow; 4-bit fingerprints in single-slot buckets grow superlinearly, as they must.
+   *
+   * The bucket count is rounded up to an even number, never to a power of two: with an even
+   * count, PartialKeyHashing.alternateBucket never maps a bucket to itself.
+   *
+   * A lookup of a key never added compares its fingerprint with the 2b slots of its two buckets,
+   * each occupied with probability α (the load), and each stored fingerprint matches with
+   * probability q = PartialKeyHashing.matchProbability(f) = 1/(2^f - 1); so the false-positive
+   * probability is 1 - (1 - q)^(2bα), at most about 2b/2^f ([1], section 5.1).
+   *
+   * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
+   *     Better Than Bloom", CoNEXT 2014.
+   * [2] R. Kutzelnigg, "Bipartite Random Graphs and Cuckoo Hashing", Fourth Colloquium on
+   *     Mathematics and Computer Science, 2006.
+   */
+
+  /** The loads of [1] for buckets of 1, 2, 4 and 8 slots, and the loads tables are sized for. */
+  private static final double[] MAX_LOADS = {0.50, 0.84, 0.95, 0.98};
+  private static final double[] DESIGN_LOADS = {0.48, 0.82, 0.93, 0.96};
+  /** The most buckets a table may have. */
+  private static final long MAX_BUCKETS = 1L << 62;
+  /** The refusal risk a table is sized to stay below, for its capacity in distinct keys. */
+  private static final double MAX_OVERFLOW_RISK = 1e-6;
+  /** Overflowing structures per overflowing bucket pair (see the notes). */
+  private static final double OVERFLOW_STRUCTURES = 4.0;
+  /** With b = 1: overflows per pair holding two keys, times m·ε² (see the notes). */
+  private static final double DOUBLE_EDGE_OVERFLOWS = 4.5;
+  /** With b = 1: overflows of plain cuckoo hashing, times m·ε³ (see the notes). */
+  private static final double BICYCLE_OVERFLOWS = 0.5;
+
+  private CuckooSizing() {}
+
+  /**
+   * The load factor at which, by [1], inserts into a table of such buckets start to fail.
+   *
+   * @param bucketSize slots per bucket: 1, 2, 4 or 8
+   * @return about 0.5, 0.84, 0.95 or 0.98
+   * @throws IllegalArgumentException for any other bucket size
+   */
+  public static double maxLoad(int bucketSize) {
+    return MAX_LOADS[sizeIndex(bucketSize)];
+  }
+
+  /**
+   * The load factor a table is sized for: a little below {@link #maxLoad}, so that a table
+   * holds its capacity without a refusal.
+   *
+   * @param bucketSize slots per bucket: 1, 2, 4 or 8
+   * @return the design load, below {@code maxLoad(bucketSize)}
+   * @throws IllegalArgumentException for any other bucket size
+   */
+  public static double designLoad(int bucketSize) {
+    return DESIGN_LOADS[sizeIndex(bucketSize)];
+  }
+
+  /**
+   * The number of buckets a table needs to hold {@code capacity} items with fingerprints of
+   * {@code fingerprintBits} bits: {@code capacity / (b · designLoad(b))}, rounded up to an even
+   * number (at least 2), and more when fingerprints are too short for that many items (see
+   * {@link #overflowRisk}).
+   *
+   * @param capacity the items the table must hold, at least 1
+   * @param bucketSize slots per bucket: 1, 2, 4 or 8
+   * @param fingerprintBits the fingerprint width, 1..32
+   * @return an even bucket count, at least 2
+   * @throws IllegalArgumentException if the capacity is below 1, the bucket size unsupported,
+   *     or the table would need more than 2^62 buckets
+   */
+  public static long bucketCount(long capacity, int bucketSize, int fingerprintBits) {
+    if (capacity < 1) {
+      throw new IllegalArgumentException("capacity " + capacity + " is below 1");
+    }
+    long buckets = even(Math.ceil(capacity / (bucketSize * designLoad(bucketSize))));
+    if (overflowRisk(capacity, buckets, bucketSize, fingerprintBits) <= MAX_OVERFLOW_RISK) {
+      return buckets;
+    }
+    // Short fingerprints: double until the risk is low enough, then bisect (the risk falls as
+    // the table grows).
+    long low = buckets;
+    long high = buckets;
+    do {
+      low = high;
+      if (high > MAX_BUCKETS / 2) {
+        throw tooLarge(capacity);
+      }
+      high *= 2;
+    } while (overflowRisk(capacity, high, bucketSize, fingerprintBits) > MAX_OVERFLOW_RISK);
+    while (high - low > Math.max(2, low >>> 10)) {
+      long mid = even(low + (high - low) / 2.0);
+      if (overflowRisk(capacity, mid, bucketSize, fingerprintBits) <= MAX_OVERFLOW_RISK) {
+        high = mid;
+      } else {
+        low = mid;
+      }
+    }
+    return high;
+  }
+
+  /**
+   * The largest capacity whose table, by {@link #bucketCount}, has at most {@code maxBuckets}
+   * buckets: how a variant whose table must fit in one array turns the array's limit into a
+   * limit on the capacity.
+   *
+   * @param bucketSize slots per bucket: 1, 2, 4 or 8
+   * @param fingerprintBits the fingerprint width, 1..32
+   * @param maxBuckets the most buckets allowed
+   * @return the largest such capacity, or 0 if not even a capacity of 1 fits
+   * @throws IllegalArgumentException if the bucket size is unsupported
+   */
+  public static long maxCapacity(int bucketSize, int fingerprintBits, long maxBuckets) {
+    sizeIndex(bucketSize);
+    // bucketCount grows with the capacity and exceeds capacity / bucketSize: search below that.
+    long lo = 0;
+    long hi = Math.min(Math.max(maxBuckets, 0), MAX_BUCKETS / 8) * bucketSize;
+    while (lo < hi) {
+      long mid = lo + (hi - lo + 1) / 2;
+      if (fits(mid, bucketSize, fingerprintBits, maxBuckets)) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  private static boolean fits(long capacity, int bucketSize, int fingerprintBits, long maxBuckets) {
+    try {
+      return bucketCount(capacity, bucketSize, fingerprintBits) <= maxBuckets;
+    } catch (IllegalArgumentException tooManyBuckets) {
+      return false;
+    }
+  }
+
+  /**
+   * The chance that a table of this shape refuses one of {@code capacity} distinct keys for
+   * lack of an arrangement, whatever the kick loop does: that more than {@link
+   * FingerprintStash#DEFAULT_SLOTS} keys are left over. An estimate from the model in this
+   * class's notes.
+   *
+   * @param capacity the keys
+   * @param bucketCount the table's buckets
+   * @param bucketSize slots per bucket
+   * @param fingerprintBits the fingerprint width, 1..32
+   * @return the risk, between 0 and 1
+   */
+  public static double overflowRisk(long capacity, long bucketCount, int bucketSize, int fingerprintBits) {
+    double pairs = bucketCount * (Math.scalb(1.0, fingerprintBits) - 1.0) / 2.0;
+    double perPair = capacity / pairs;
+    double overflows = OVERFLOW_STRUCTURES * pairs * poissonTail(perPair, 2 * bucketSize + 1);
+    if (bucketSize == 1) {
+      double slack = 1.0 - 2.0 * capacity / (double) bucketCount;
+      if (slack <= 0) {
+        return 1.0;
+      }
+      double doubleEdges = pairs * poissonTail(perPair, 2);
+      overflows += (DOUBLE_EDGE_OVERFLOWS * doubleEdges + BICYCLE_OVERFLOWS / slack) / (bucketCount * slack * slack);
+    }
+    return poissonTail(overflows, FingerprintStash.DEFAULT_SLOTS + 1);
+  }
+
+  /** P(X >= k) for X ~ Poisson(mean). */
+  private static double poissonTail(double mean, int k) {
+    if (mean <= 0) {
+      return 0.0;
+    }
+    if (mean >= k) {
+      // The tail is large: 1 - P(X < k), summed from the bottom without loss.
+      double term = Math.exp(-mean);
+      double below = 0;
+      for (int j = 0; j < k; j++) {
+        below += term;
+        term *= mean / (j + 1);
+      }
+      return Math.max(0.0, 1.0 - below);
+    }
+    // The tail is small: sum its terms from P(X = k) up; they fall at least geometrically.
+    double logFactorial = 0;
+    for (int j = 2; j <= k; j++) {
+      logFactorial += Math.log(j);
+    }
+    double term = Math.exp(-mean + k * Math.log(mean) - logFactorial);
+    double tail = 0;
+    for (int j = k; term > tail * 1e-17 && j < k + 1000; j++) {
+      tail += term;
+      term *= mean / (j + 1);
+    }
+    return Math.min(1.0, tail);
+  }
+
+  private static long even(double buckets) {
+    if (!(buckets < MAX_BUCKETS)) {
+      throw new IllegalArgumentException("a table of " + buckets + " buckets is too large");
+    }
+    return Math.max(2, ((long) Math.ceil(buckets) + 1) & ~1L);
+  }
+
+  private static IllegalArgumentException tooLarge(long capacity) {
+    return new IllegalArgumentException("capacity " + capacity + " needs more than 2^62 buckets");
+  }
+
+  /**
+   * The false-positive probability of a lookup at this load: {@code 1 - (1 - q)^(2·b·load)},
+   * where {@code q} is {@link PartialKeyHashing#matchProbability(int)}.
+   *
+   * @param load the fraction of slots occupied, 0..1
+   * @param bucketSize slots per bucket, at least 1
+   * @param fingerprintBits the fingerprint width, 1..32
+   * @return the expected false-positive probability, 0 for an empty table
+   */
+  public static double expectedFpp(double load, int bucketSize, int fingerprintBits) {
+    double q = PartialKeyHashing.matchProbability(fingerprintBits);
+    // -expm1(k·log1p(-q)) keeps precision when q is tiny (32-bit fingerprints).
+    return -Math.expm1(2.0 * bucketSize * load * Math.log1p(-q));
+  }
+
+  /** @return the index of a supported bucket size in the load tables */
+  private static int sizeIndex(int bucketSize) {
+    if (bucketSize != 1 && bucketSize != 2 && bucketSize != 4 && bucketSize != 8) {
+      throw new IllegalArgumentException("bucket size " + bucketSize + " is not supported: 1, 2, 4 or 8");
+    }
+    return Integer.numberOfTrailingZeros(bucketSize);
+  }
+}

@@ -1,0 +1,119 @@
+package dev.cuckoo.engine;
+
+import dev.cuckoo.Concurrency;
+import dev.cuckoo.FilterSpec;
+import java.io.IOException;
+
+/**
+ * The operations of a partial-key cuckoo filter on key hashes, over a {@link CuckooTable} and its
+ * {@link FingerprintStash}: what a variant delegates its writes (and, where it has no faster
+ * path, its lookups) to, whichever {@code concurrency} its spec asks for. {@link
+ * PlainFingerprintStore} is the single-threaded one, {@link StripedFingerprintStore} the
+ * thread-safe one; {@link #create} picks between them, so that a variant only builds its table.
+ *
+ * <p>The contract: {@link #add} stores one copy of the key's fingerprint or returns {@code false}
+ * leaving every stored item findable; {@link #mightContain} is {@code true} for every key added
+ * and not removed; {@link #remove} takes one copy of the key's fingerprint from either bucket or
+ * the stash, so only keys that were added may be removed; {@link #count} counts its copies in
+ * both buckets and the stash. The table's bucket count must be even, so that a key's two buckets
+ * differ.
+ */
+public interface FingerprintStore {
+
+  /**
+   * The store a spec asks for: a {@link StripedFingerprintStore} when its {@code concurrency}
+   * is {@link Concurrency#STRIPED}, else a {@link PlainFingerprintStore}.
+   *
+   * @param spec the resolved spec: its {@code maxKicks} and {@code seed} drive the kick path
+   * @param table the table, with an even bucket count
+   * @param stash the stash that goes with it
+   * @param bucketBits the bits one bucket takes in the table's {@code long[]} words, buckets
+   *     back to back (so that the striped store puts buckets that share a word in one stripe)
+   * @param size the items the table and the stash hold now
+   * @return the store
+   */
+  static FingerprintStore create(
+      FilterSpec spec, CuckooTable table, FingerprintStash stash, long bucketBits, long size) {
+    int maxKicks = spec.maxKicks().getAsInt();
+    long seed = spec.seed().orElse(0L);
+    if (isStriped(spec)) {
+      return new StripedFingerprintStore(table, stash, bucketBits, maxKicks, seed, size);
+    }
+    return new PlainFingerprintStore(table, stash, new KickPath(maxKicks, seed), size);
+  }
+
+  /**
+   * @param spec a resolved spec
+   * @return whether it asks for the striped store ({@link Concurrency#STRIPED})
+   */
+  static boolean isStriped(FilterSpec spec) {
+    return spec.concurrency().orElse(Concurrency.NONE) == Concurrency.STRIPED;
+  }
+
+  /**
+   * Stores one copy of the key's fingerprint.
+   *
+   * @param keyHash the key's 64-bit hash
+   * @return {@code true} if stored; {@code false} if refused, losing nothing
+   */
+  boolean add(long keyHash);
+
+  /**
+   * Stores one copy of the key's fingerprint unless {@link #mightContain} is true for it.
+   *
+   * @param keyHash the key's 64-bit hash
+   * @return {@code true} if stored
+   */
+  default boolean addIfAbsent(long keyHash) {
+    return !mightContain(keyHash) && add(keyHash);
+  }
+
+  /**
+   * @param keyHash the key's 64-bit hash
+   * @return whether either of its buckets or the stash holds its fingerprint
+   */
+  boolean mightContain(long keyHash);
+
+  /**
+   * Removes one copy of the key's fingerprint.
+   *
+   * @param keyHash the key's 64-bit hash
+   * @return {@code false} if neither bucket nor the stash holds it
+   */
+  boolean remove(long keyHash);
+
+  /**
+   * @param keyHash the key's 64-bit hash
+   * @return the copies of its fingerprint in its two buckets and the stash
+   */
+  long count(long keyHash);
+
+  /** @return the items stored, in the table and the stash */
+  long size();
+
+  /** @return the slots of the table and of the stash */
+  long slots();
+
+  /** Empties the table and the stash. */
+  void clear();
+
+  /**
+   * Runs an action that reads the table, the stash and {@link #size()} (writing a file, say)
+   * while no writer changes them, so that it sees one consistent state.
+   *
+   * @param action the action
+   * @throws IOException if the action throws it
+   */
+  void whileUnchanged(Snapshot action) throws IOException;
+
+  /** An action run by {@link #whileUnchanged}. */
+  @FunctionalInterface
+  interface Snapshot {
+    /**
+     * Reads the store.
+     *
+     * @throws IOException if writing what it read fails
+     */
+    void run() throws IOException;
+  }
+}

@@ -1,0 +1,162 @@
+package dev.cuckoo.engine;
+
+/**
+ * The single-threaded {@link FingerprintStore}: a key is stored as its fingerprint in one of its
+ * two candidate buckets, relocated along a {@link KickPath} when both are full, and kept in a
+ * {@link FingerprintStash} when no relocation succeeds. Variants whose tables differ only in
+ * encoding share it, so that they insert, find and remove alike.
+ *
+ * <p>Beyond {@link FingerprintStore}'s contract: a refused {@link #add} leaves every stored item
+ * where it was, not only findable. No method allocates. Not thread-safe: {@link
+ * StripedFingerprintStore} is the one to share between threads. A table whose entries carry
+ * values is driven through its entries directly ({@link #addEntry}).
+ */
+public final class PlainFingerprintStore implements FingerprintStore {
+
+  /*
+   * Fan et al. [1], section 3: a key's hash gives its first bucket i1 and an f-bit fingerprint;
+   * its second bucket is alternate(i1, fingerprint) (PartialKeyHashing). Add stores the
+   * fingerprint in an empty slot of i1, else of i2, else relocates along a KickPath, which
+   * undoes itself when it fails, so a refused add changes nothing; a fingerprint no relocation
+   * places waits in the stash, which lookups check only while it holds something. Lookup and
+   * count read both buckets; remove takes one copy of the fingerprint from either, which is why
+   * only keys that were added may be removed (section 3.3). A removal may free the slot a
+   * stashed fingerprint needs, so it moves what it can back.
+   *
+   * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
+   *     Better Than Bloom", CoNEXT 2014.
+   */
+
+  private final CuckooTable table;
+  private final FingerprintStash stash;
+  private final KickPath kicks;
+  private long size;
+  /** Whether the stash holds anything: one field for lookups to test. */
+  private boolean stashInUse;
+
+  /**
+   * @param table the table, with an even bucket count
+   * @param stash the stash that goes with it
+   * @param kicks the kick path for it
+   * @param size the items the table and the stash hold now
+   */
+  public PlainFingerprintStore(CuckooTable table, FingerprintStash stash, KickPath kicks, long size) {
+    this.table = table;
+    this.stash = stash;
+    this.kicks = kicks;
+    this.size = size;
+    this.stashInUse = stash.size() != 0;
+  }
+
+  /** @return the items stored, in the table and the stash */
+  @Override
+  public long size() {
+    return size;
+  }
+
+  /** @return the slots of the table and of the stash */
+  @Override
+  public long slots() {
+    return table.bucketCount() * table.slotsPerBucket() + stash.slots();
+  }
+
+  /**
+   * Stores one copy of the key's fingerprint.
+   *
+   * @param keyHash the key's 64-bit hash
+   * @return {@code true} if stored; {@code false} if refused, leaving everything as it was
+   */
+  @Override
+  public boolean add(long keyHash) {
+    long bucket1 = table.bucketIndex(keyHash);
+    int fingerprint = table.fingerprint(keyHash);
+    return addEntry(bucket1, table.alternate(bucket1, fingerprint), Integer.toUnsignedLong(fingerprint));
+  }
+
+  /**
+   * Stores an entry (a fingerprint and the value beside it, see {@link CuckooTable}) in one of
+   * its two buckets, relocating others along the kick path, or in the stash.
+   *
+   * @param bucket1 the entry's first bucket
+   * @param bucket2 its other bucket, {@code table.alternate(bucket1, table.fingerprintOf(entry))}
+   * @param entry the non-zero entry
+   * @return {@code true} if stored; {@code false} if refused, leaving everything as it was
+   */
+  public boolean addEntry(long bucket1, long bucket2, long entry) {
+    if (!table.insert(bucket1, entry)) {
+      if (!table.insert(bucket2, entry)
+          && !kicks.relocate(table, bucket1, bucket2, entry)
+          && !stash.add(bucket1, table.fingerprintOf(entry), entry)) {
+        return false;
+      }
+      stashInUse = stash.size() != 0;
+    }
+    size++;
+    return true;
+  }
+
+  /**
+   * @param keyHash the key's 64-bit hash
+   * @return whether either of its buckets or the stash holds its fingerprint
+   */
+  @Override
+  public boolean mightContain(long keyHash) {
+    return table.containsHash(keyHash) || stashMightContain(keyHash);
+  }
+
+  private boolean stashMightContain(long keyHash) {
+    return stashInUse && stash.mightContain(table, keyHash);
+  }
+
+  /**
+   * Removes one copy of the key's fingerprint.
+   *
+   * @param keyHash the key's 64-bit hash
+   * @return {@code false} if neither bucket nor the stash holds it
+   */
+  @Override
+  public boolean remove(long keyHash) {
+    long bucket1 = table.bucketIndex(keyHash);
+    int fingerprint = table.fingerprint(keyHash);
+    long bucket2 = table.alternate(bucket1, fingerprint);
+    long entry = Integer.toUnsignedLong(fingerprint);
+    if (table.remove(bucket1, entry) || table.remove(bucket2, entry)) {
+      if (stashInUse) {
+        stash.reinsert(table);
+      }
+    } else if (!stash.remove(bucket1, bucket2, fingerprint)) {
+      return false;
+    }
+    stashInUse = stash.size() != 0;
+    size--;
+    return true;
+  }
+
+  /**
+   * @param keyHash the key's 64-bit hash
+   * @return the copies of its fingerprint in its two buckets and the stash
+   */
+  @Override
+  public long count(long keyHash) {
+    long bucket1 = table.bucketIndex(keyHash);
+    int fingerprint = table.fingerprint(keyHash);
+    long bucket2 = table.alternate(bucket1, fingerprint);
+    // The bucket count is even, so the two buckets differ and no slot is counted twice.
+    return table.count(bucket1, bucket2, fingerprint) + stash.count(bucket1, bucket2, fingerprint);
+  }
+
+  /** Empties the table and the stash. */
+  @Override
+  public void clear() {
+    table.clear();
+    stash.clear();
+    stashInUse = false;
+    size = 0;
+  }
+
+  /** {@inheritDoc} Runs it: a store of one thread does not change while it runs. */
+  @Override
+  public void whileUnchanged(Snapshot action) throws java.io.IOException {
+    action.run();
+  }
+}

@@ -1,0 +1,101 @@
+package dev.cuckoo.engine;
+
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.spi.AbstractCuckooFilter;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * A base for filters that are one {@link CuckooTable}, its {@link FingerprintStash} and the
+ * {@link FingerprintStore} the spec asks for: every write, every count and the sizes go to the
+ * store, which is what such variants share, and a variant adds its table's encoding, its memory,
+ * its payload and, where it has one, a faster lookup.
+ *
+ * <p>Lookups go through the store by default, which is right for {@code concurrency=striped}
+ * (the store validates what it reads against the writers). Without concurrency a variant should
+ * override {@link #mightContainHash} in a subclass per table class, looking up in the table's
+ * final class and then {@code stash.mightContain(table, keyHash)}: in a loop of lookups over a
+ * table larger than the caches every instruction counts, and a call through the store and the
+ * table's interface costs type checks that the final class does not.
+ */
+public abstract class TableFilter extends AbstractCuckooFilter {
+  /** Runs every write, and counts. */
+  protected final FingerprintStore store;
+  /** The fingerprints the table could not place. */
+  protected final FingerprintStash stash;
+
+  /**
+   * @param spec the resolved spec
+   * @param store the store over the table and the stash, as {@link FingerprintStore#create}
+   *     makes it for the spec
+   * @param stash the stash
+   */
+  protected TableFilter(FilterSpec spec, FingerprintStore store, FingerprintStash stash) {
+    super(spec);
+    this.store = store;
+    this.stash = stash;
+  }
+
+  /** @return the table */
+  protected abstract CuckooTable table();
+
+  @Override
+  protected final boolean addHash(long keyHash) {
+    return store.add(keyHash);
+  }
+
+  @Override
+  protected final boolean addIfAbsentHash(long keyHash) {
+    return store.addIfAbsent(keyHash);
+  }
+
+  /** {@inheritDoc} Through the store; see the class comment for when to override. */
+  @Override
+  protected boolean mightContainHash(long keyHash) {
+    return store.mightContain(keyHash);
+  }
+
+  @Override
+  protected final boolean removeHash(long keyHash) {
+    return store.remove(keyHash);
+  }
+
+  @Override
+  protected final long countHash(long keyHash) {
+    return store.count(keyHash);
+  }
+
+  @Override
+  public final long size() {
+    return store.size();
+  }
+
+  /** @return the table's slots and the stash's */
+  @Override
+  public final long slots() {
+    return store.slots();
+  }
+
+  /**
+   * {@inheritDoc} From the load of the table alone ({@link CuckooSizing#expectedFpp}): a lookup
+   * compares the key's fingerprint with its two buckets' slots, so the stash's slots (which count
+   * in {@link #slots()}) would dilute the load of a small table and understate the rate.
+   */
+  @Override
+  public double expectedFpp() {
+    CuckooTable table = table();
+    double load = Math.min(1.0, (double) size() / (table.bucketCount() * table.slotsPerBucket()));
+    return CuckooSizing.expectedFpp(load, table.slotsPerBucket(), spec().fingerprintBits().getAsInt());
+  }
+
+  @Override
+  public final void clear() {
+    store.clear();
+  }
+
+  /** {@inheritDoc} With {@code concurrency=striped}, a snapshot: writers wait until it is written. */
+  @Override
+  public final void writeTo(OutputStream out) throws IOException {
+    store.whileUnchanged(() -> super.writeTo(out));
+  }
+}

@@ -1,0 +1,128 @@
+package dev.cuckoo.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.testkit.AllocationMeter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class KickPathTest {
+
+  /** Inserts like a filter would; records what went where. */
+  private static boolean add(ArrayTable t, KickPath kicks, long hash, int bits) {
+    long b1 = PartialKeyHashing.bucketIndex(hash, t.bucketCount());
+    int fp = PartialKeyHashing.fingerprint(hash, bits);
+    long b2 = PartialKeyHashing.alternateBucket(b1, fp, t.bucketCount());
+    return t.insert(b1, fp) || t.insert(b2, fp) || kicks.relocate(t, b1, b2, fp);
+  }
+
+  private static boolean holds(ArrayTable t, long hash, int bits) {
+    long b1 = PartialKeyHashing.bucketIndex(hash, t.bucketCount());
+    int fp = PartialKeyHashing.fingerprint(hash, bits);
+    return t.holds(b1, fp) || t.holds(PartialKeyHashing.alternateBucket(b1, fp, t.bucketCount()), fp);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 4, 8})
+  void aRefusedInsertLeavesTheTableExactlyAsItWas(int perBucket) {
+    SplittableRandom r = new SplittableRandom(perBucket);
+    ArrayTable t = new ArrayTable(1_002, perBucket);
+    KickPath kicks = new KickPath(500, 42);
+    List<Long> stored = new ArrayList<>();
+    int refusals = 0;
+    for (int i = 0; i < 2 * 1_002 * perBucket && refusals < 30; i++) {
+      long h = r.nextLong();
+      long[] before = t.contents();
+      if (add(t, kicks, h, 12)) {
+        stored.add(h);
+      } else {
+        refusals++;
+        assertArrayEquals(before, t.contents(), "a refused insert changed the table");
+      }
+    }
+    assertEquals(30, refusals);
+    for (long h : stored) {
+      assertTrue(holds(t, h, 12), "lost " + h);
+    }
+    // Near the loads of Fan et al. (0.5, 0.84, 0.95, 0.98), in a table of only 1,002 buckets.
+    double load = stored.size() / (1_002.0 * perBucket);
+    double paper = perBucket == 1 ? 0.5 : perBucket == 2 ? 0.84 : perBucket == 4 ? 0.95 : 0.98;
+    assertTrue(load > paper - 0.1, "load " + load);
+  }
+
+  @Test
+  void withoutKicksBothBucketsFullIsARefusal() {
+    ArrayTable t = new ArrayTable(2, 1);
+    KickPath none = new KickPath(0, 1);
+    assertEquals(0, none.maxKicks());
+    t.insert(0, 5);
+    t.insert(1, 6);
+    assertFalse(none.relocate(t, 0, 1, 7));
+    assertArrayEquals(new long[] {5, 6}, t.slots);
+    assertThrows(IllegalArgumentException.class, () -> new KickPath(-1, 0));
+  }
+
+  @Test
+  void relocationAllocatesNothing() {
+    ArrayTable t = new ArrayTable(10_000, 4);
+    KickPath kicks = new KickPath(500, 3);
+    SplittableRandom r = new SplittableRandom(3);
+    long[] hashes = new long[100_000];
+    for (int i = 0; i < hashes.length; i++) {
+      hashes[i] = r.nextLong();
+    }
+    int[] next = {0};
+    long bytes = AllocationMeter.allocatedBy(() -> {
+      for (int i = 0; i < 20_000; i++) {
+        add(t, kicks, hashes[next[0]++], 16);
+      }
+    });
+    // The meter's own reflective call allocates a few dozen bytes; 20,000 inserts allocating
+    // one object each would show as hundreds of kilobytes.
+    assertTrue(bytes < 1024, bytes + " bytes allocated by 20,000 inserts");
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 4})
+  void valuesMoveWithTheirFingerprintsAndRefusalsUndoThem(int perBucket) {
+    SplittableRandom r = new SplittableRandom(100 + perBucket);
+    ArrayTable t = new ArrayTable(502, perBucket);
+    KickPath kicks = new KickPath(200, 7);
+    List<long[]> stored = new ArrayList<>(); // {hash, value}
+    int refusals = 0;
+    for (long value = 1; refusals < 20; value++) {
+      long h = r.nextLong();
+      long b1 = PartialKeyHashing.bucketIndex(h, t.bucketCount());
+      int fp = PartialKeyHashing.fingerprint(h, 12);
+      long b2 = PartialKeyHashing.alternateBucket(b1, fp, t.bucketCount());
+      long entry = ArrayTable.entry(fp, value);
+      long[] before = t.contents();
+      if (t.insert(b1, entry) || t.insert(b2, entry) || kicks.relocate(t, b1, b2, entry)) {
+        stored.add(new long[] {h, value});
+      } else {
+        refusals++;
+        assertArrayEquals(before, t.contents(), "a refused insert changed the table");
+      }
+    }
+    // Every stored value sits with its own fingerprint in one of its key's two buckets.
+    for (long[] kv : stored) {
+      long b1 = PartialKeyHashing.bucketIndex(kv[0], t.bucketCount());
+      int fp = PartialKeyHashing.fingerprint(kv[0], 12);
+      long b2 = PartialKeyHashing.alternateBucket(b1, fp, t.bucketCount());
+      long entry = ArrayTable.entry(fp, kv[1]);
+      boolean found = false;
+      for (int s = 0; s < perBucket; s++) {
+        found |= t.entryAt(b1, s) == entry || t.entryAt(b2, s) == entry;
+      }
+      assertTrue(found, "value " + kv[1] + " left its fingerprint " + fp);
+    }
+  }
+}

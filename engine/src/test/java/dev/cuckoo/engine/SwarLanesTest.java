@@ -1,0 +1,79 @@
+package dev.cuckoo.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SwarLanesTest {
+
+  /** Lane values biased towards the hard cases: 0, 1, the top bit alone, all ones. */
+  private static long lane(SplittableRandom r, int width) {
+    long mask = -1L >>> (64 - width);
+    switch (r.nextInt(6)) {
+      case 0:
+        return 0;
+      case 1:
+        return 1;
+      case 2:
+        return 1L << (width - 1);
+      case 3:
+        return mask;
+      default:
+        return r.nextLong() & mask;
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 17, 21, 24, 31, 32})
+  void zeroLaneTestsAreExactForEveryWidth(int width) {
+    SplittableRandom r = new SplittableRandom(width);
+    for (int lanes = 1; lanes * width <= 64; lanes++) {
+      long lo = SwarLanes.repeat(1L, width, lanes);
+      long hi = lo << (width - 1);
+      long low = SwarLanes.repeat((-1L >>> (64 - width)) >>> 1, width, lanes);
+      int used = lanes * width;
+      for (int i = 0; i < 20_000; i++) {
+        long x = 0;
+        long expectedLanes = 0;
+        for (int k = 0; k < lanes; k++) {
+          long v = lane(r, width);
+          x |= v << (k * width);
+          if (v == 0) {
+            expectedLanes |= 1L << (k * width + width - 1);
+          }
+        }
+        if (used < 64) {
+          x |= r.nextLong() << used; // bits above the lanes must not matter
+        }
+        String at = "width " + width + ", " + lanes + " lanes, x=" + Long.toHexString(x);
+        assertEquals(expectedLanes, SwarLanes.zeroLanes(x, low, hi), at);
+        assertEquals(expectedLanes != 0, SwarLanes.anyZero(x, lo, hi) != 0, at);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {4, 8, 12, 16, 32})
+  void aLaneEqualToAValueIsAZeroLaneOfTheXor(int width) {
+    SplittableRandom r = new SplittableRandom(-width);
+    int lanes = 64 / width;
+    long lo = SwarLanes.repeat(1L, width, lanes);
+    long hi = lo << (width - 1);
+    long low = SwarLanes.repeat((-1L >>> (64 - width)) >>> 1, width, lanes);
+    for (int i = 0; i < 20_000; i++) {
+      long value = lane(r, width);
+      long x = 0;
+      int matches = 0;
+      for (int k = 0; k < lanes; k++) {
+        long v = r.nextInt(3) == 0 ? value : lane(r, width);
+        matches += v == value ? 1 : 0;
+        x |= v << (k * width);
+      }
+      long pattern = value * lo;
+      assertEquals(matches, Long.bitCount(SwarLanes.zeroLanes(x ^ pattern, low, hi)));
+      assertEquals(matches > 0, SwarLanes.anyZero(x ^ pattern, lo, hi) != 0);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package dev.cuckoo.engine.testkit;
+
+import static dev.cuckoo.testkit.ForgedFiles.file;
+import static dev.cuckoo.testkit.ForgedFiles.rejected;
+import static dev.cuckoo.testkit.ForgedFiles.tablePayload;
+import static dev.cuckoo.testkit.ForgedFiles.truncated;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.testkit.ForgedFiles;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Files of a variant whose payload is the engine's {@link TablePayload}, well formed, checksum
+ * and all, but lying: each must be rejected with {@link CorruptFilterException}, and none may
+ * make the reader allocate what it claims. A variant's test subclasses it and says how large its
+ * tables are and what one holding a single fingerprint looks like; the suite does the rest (the
+ * pattern of the contract test kit).
+ */
+public abstract class TablePayloadContractTest {
+
+  /**
+   * @param spec a resolved spec of the variant
+   * @param buckets its bucket count
+   * @return W, the longs its table takes in the payload
+   */
+  protected abstract long tableWords(FilterSpec spec, long buckets);
+
+  /** @return a config whose table takes gigabytes: a payload declaring it must be refused */
+  protected abstract String hugeConfig();
+
+  /** @return a config whose table takes 1 to 2 GiB: a truncated file of it must be refused */
+  protected abstract String truncatedConfig();
+
+  /** @return a config of a few thousand keys, for the lying fields */
+  protected abstract String smallConfig();
+
+  /**
+   * @param words W of {@link #smallConfig}
+   * @return a table of {@link #smallConfig} holding exactly one fingerprint
+   */
+  protected abstract long[] tableWithOneFingerprint(int words);
+
+  /** @return what the rejection of a table with bits set past its last slot says */
+  protected abstract String tailMessage();
+
+  private static FilterSpec resolve(String config) {
+    FilterSpec parsed = FilterSpec.parse(config);
+    return CuckooFilters.provider(parsed.variant()).validate(parsed);
+  }
+
+  private static long buckets(FilterSpec spec) {
+    return CuckooSizing.bucketCount(spec.capacity().getAsLong(), spec.bucketSize().getAsInt(),
+        spec.fingerprintBits().getAsInt());
+  }
+
+  @Test
+  void aPayloadThatClaimsAHugeTableIsRejectedWithoutAllocatingIt() throws IOException {
+    // A table of gigabytes, declared consistently with the spec, in a file of a few dozen bytes.
+    FilterSpec spec = resolve(hugeConfig());
+    long buckets = buckets(spec);
+    long words = tableWords(spec, buckets);
+    CorruptFilterException e = rejected(file(spec.toString(), TablePayload.HEADER_BYTES, out -> {
+      out.writeInt(TablePayload.LAYOUT);
+      out.writeLong(buckets);
+      out.writeLong(0);
+      out.writeLong(words);
+    }));
+    assertTrue(e.getMessage().contains(Long.toString(words)), e.getMessage());
+  }
+
+  @Test
+  void aForgedPayloadLengthWithATruncatedFileAllocatesInStepWithTheBytes() throws IOException {
+    // The envelope itself claims the payload the spec implies, and the stream ends early: no
+    // length check can tell, so the table must grow with the bytes that really arrive.
+    FilterSpec spec = resolve(truncatedConfig());
+    long buckets = buckets(spec);
+    long words = tableWords(spec, buckets);
+    byte[] file = truncated(spec.toString(), TablePayload.HEADER_BYTES + words * 8 + 4, out -> {
+      out.writeInt(TablePayload.LAYOUT);
+      out.writeLong(buckets);
+      out.writeLong(0);
+      out.writeLong(words);
+    }, 1 << 16); // 64 KiB of the promised table
+    // At most the first 64 MiB part of the table, however much it declares.
+    String m = rejected(file, 80L << 20).getMessage();
+    assertTrue(m.contains("truncated") && m.contains(" bytes declared"), m);
+  }
+
+  @Test
+  void everyLyingFieldIsRejected() throws IOException {
+    FilterSpec resolved = resolve(smallConfig());
+    String spec = resolved.toString();
+    int bits = resolved.fingerprintBits().getAsInt();
+    long buckets = buckets(resolved);
+    int words = (int) tableWords(resolved, buckets);
+    long length = TablePayload.HEADER_BYTES + words * 8L + 4;
+    long[] table = tableWithOneFingerprint(words);
+    assertTrue(rejected(file(spec, length, tablePayload(2, buckets, 1, words, table, 0))).getMessage().contains("layout 2"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets + 2, 1, words, table, 0))).getMessage().contains("buckets"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, -1, words, table, 0))).getMessage().contains("items"));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 2, words, table, 0))).getMessage().contains("hold 1 "));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words - 1, table, 0))).getMessage().contains("longs"));
+    long[] tail = table.clone();
+    tail[words - 1] = Long.MIN_VALUE; // the tables of the small config end mid-word
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words, tail, 0))).getMessage().contains(tailMessage()));
+    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words, table, 9))).getMessage().contains("stash"));
+    // Stash entries: a bucket out of range, a zero fingerprint, one wider than the width.
+    long[][] entries = {{buckets, 5}, {0, 0}, {0, 1L << bits}};
+    for (long[] entry : entries) {
+      byte[] f = file(spec, length + 12, out -> {
+        tablePayload(1, buckets, 2, words, table, 1).write(out);
+        out.writeLong(entry[0]);
+        out.writeInt((int) entry[1]);
+      });
+      assertTrue(rejected(f).getMessage().contains("stash entry 0"));
+    }
+    // Huge counts, named and refused before anything is allocated for them.
+    ForgedFiles.hugeCountsRejected(spec, length, buckets, table);
+    // And the same fields telling the truth are read.
+    CuckooFilter f = CuckooFilters.read(new ByteArrayInputStream(file(spec, length, tablePayload(1, buckets, 1, words, table, 0))));
+    assertEquals(1, f.size());
+  }
+}

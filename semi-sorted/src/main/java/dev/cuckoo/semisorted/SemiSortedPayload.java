@@ -1,0 +1,67 @@
+package dev.cuckoo.semisorted;
+
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.FingerprintStash;
+import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.spi.PayloadInput;
+import dev.cuckoo.spi.PayloadOutput;
+import java.io.IOException;
+
+/**
+ * The file payload of a semi-sorted filter, written and read here.
+ *
+ * <p>The layout is the engine's {@link TablePayload} (layout 1, bucket count, items, table
+ * length, table, stash), with the table as {@link SemiSortedTable} describes it: {@code W =
+ * ceil(m·(4f − 4) / 64)} longs, bucket {@code k} in bits {@code [k·(4f − 4), (k + 1)·(4f − 4))} of
+ * the longs read as one little-endian bit string, its 12-bit code of the four sorted nibbles
+ * first and then the {@code f − 4} high bits of each slot. Every bucket must be the one encoding
+ * of its four fingerprints, and nothing may be set after the last bucket.
+ */
+final class SemiSortedPayload {
+  private SemiSortedPayload() {}
+
+  /** @return the bytes {@link #write} writes for this table and stash */
+  static long length(SemiSortedTable table, FingerprintStash stash) {
+    return TablePayload.length(SemiSortedTable.payloadWords(table.bucketCount, table.bits), stash);
+  }
+
+  /** Writes the payload of a filter holding {@code items} in this table and stash. */
+  static void write(PayloadOutput out, SemiSortedTable table, long items, FingerprintStash stash) throws IOException {
+    long words = SemiSortedTable.payloadWords(table.bucketCount, table.bits);
+    TablePayload.write(out, table.bucketCount, items, words, o -> o.writeLongs(table.words, 0, (int) words), stash);
+  }
+
+  /**
+   * Reads a payload, checking every size against the spec before allocating, every bucket's
+   * encoding, the bits past the last bucket, and the items declared against the fingerprints
+   * held.
+   *
+   * @param spec the resolved spec the file records
+   * @param in the payload
+   * @return the filter
+   * @throws CorruptFilterException if anything disagrees
+   * @throws IOException if reading fails
+   */
+  static SemiSortedFilter read(FilterSpec spec, PayloadInput in) throws IOException {
+    String name = SemiSortedProvider.NAME;
+    int bits = spec.fingerprintBits().getAsInt();
+    long buckets = CuckooSizing.bucketCount(spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits);
+    TablePayload.Contents contents = TablePayload.read(in, name, buckets, SemiSortedTable.SLOTS, bits,
+        SemiSortedTable.payloadWords(buckets, bits), SemiSortedTable.allocatedWords(buckets, bits));
+    SemiSortedTable table = SemiSortedTable.wrap(buckets, bits, contents.words());
+    if (!table.tailIsClear()) {
+      throw new CorruptFilterException(name + " payload has bits set after the last bucket of its table");
+    }
+    for (long b = 0; b < buckets; b++) {
+      if (!table.isCanonical(b)) {
+        throw new CorruptFilterException(
+            name + " payload bucket " + b + " is not a semi-sorted bucket: its code is above "
+                + (SemiSortCodec.CODES - 1) + " or its fingerprints are out of order");
+      }
+    }
+    TablePayload.requireItems(name, contents, table.occupiedSlots());
+    return SemiSortedFilter.of(spec, table, contents.stash(), contents.items());
+  }
+}

@@ -78,6 +78,20 @@ class CuckooJarIT {
   }
 
   @Test
+  void redisCommandsReportOnOneLineWithNoLoggerNoise() throws Exception {
+    // Jedis logs through SLF4J, which warns on stderr once when no binding is on the class path:
+    // the jar carries slf4j-nop, so a failure is the command's one line and nothing else.
+    Files.write(dir.resolve("keys.txt"), List.of("a", "b"));
+    assertEquals(0, java("build", "--config", "scalable?capacity=100", "--input", "keys.txt", "--output", "s.cuckoo",
+        "--quiet").status());
+    String nowhere = "redis://127.0.0.1:" + PushPullRedisTest.closedPort();
+    assertEquals(new Result(2, "", "cuckoo: cannot connect to " + nowhere + ": Connection refused\n"),
+        java("push-redis", "s.cuckoo", "--url", nowhere, "--key", "k"));
+    assertEquals(new Result(2, "", "cuckoo: cannot connect to " + nowhere + ": Connection refused\n"),
+        java("pull-redis", "--url", nowhere, "--key", "k", "--output", "back.cuckoo"));
+  }
+
+  @Test
   void compareRunsTheBenchmarksJarBesideIt() throws Exception {
     // The reactor builds benchmarks before cli (the module order), and cuckoo.jar finds its jar
     // in the repository; a build of cli alone (-pl cli -am) has none to run.

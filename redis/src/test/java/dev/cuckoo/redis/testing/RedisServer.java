@@ -20,6 +20,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * A real {@code redis-server} with RedisBloom loaded, started by a test on a free loopback port
@@ -149,6 +150,8 @@ public final class RedisServer implements AutoCloseable {
         }
       } catch (JedisConnectionException notYet) {
         // still starting
+      } catch (JedisDataException answered) {
+        return server; // up, and asking for a password (--requirepass)
       }
       sleep(20);
     }

@@ -73,7 +73,7 @@ final class PushRedisCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       out.println("pushed " + filterFile + " to " + target.describe() + ": " + TextFormat.grouped(filter.size())
           + " items, " + TextFormat.grouped(filter.sizeInBytes()) + " bytes in "
-          + TextFormat.duration((System.nanoTime() - startNanos) / 1e9));
+          + TextFormat.seconds(System.nanoTime() - startNanos));
       out.flush();
     }
     return CuckooCommand.EXIT_OK;

@@ -9,6 +9,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -74,9 +75,11 @@ final class RedisTarget {
     DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
         .user(user)
         .password(password)
-        .ssl(tls)
         .clientName("cuckoo")
         .socketTimeoutMillis(SOCKET_TIMEOUT_MILLIS);
+    if (tls) {
+      config.sslOptions(SslOptions.defaults()); // the JVM's trust store, and the host name checked
+    }
     if (!isClusterNode(node, config.build())) {
       return RedisClient.builder().hostAndPort(node).clientConfig(config.database(database).build()).build();
     }

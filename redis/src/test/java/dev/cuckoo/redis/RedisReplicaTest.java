@@ -13,6 +13,7 @@ import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.redis.testing.RealRedis;
 import dev.cuckoo.scalable.RedisBloomDump;
+import dev.cuckoo.testkit.AllocationMeter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
@@ -71,6 +72,24 @@ class RedisReplicaTest {
       replica.writeTo(file);
       CuckooFilter read = CuckooFilters.read(new ByteArrayInputStream(file.toByteArray()));
       assertEquals(RedisBloomDump.dump(read), RedisBloomDump.dump(RedisFilters.pull(redis, "users")));
+    }
+  }
+
+  @Test
+  void lookupsAllocateNothing() throws CorruptFilterException {
+    List<String> keys = keys("k", 1_000);
+    RedisFilters.push(filterOf("scalable?capacity=1000&expansion=2", keys), redis, "k");
+    byte[][] bytes = keys.stream().map(k -> k.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toArray(byte[][]::new);
+    try (RedisReplica replica = RedisReplica.open(redis, "k")) {
+      long[] found = {0};
+      Runnable lookups = () -> {
+        for (int i = 0; i < keys.size(); i++) {
+          found[0] += (replica.mightContain(keys.get(i)) ? 1 : 0) + (replica.mightContain(bytes[i]) ? 1 : 0)
+              + (replica.mightContain((long) i) ? 1 : 0) + replica.count(keys.get(i));
+        }
+      };
+      assertEquals(0, AllocationMeter.allocatedBeyondTheMeter(lookups), "bytes allocated by 4,000 lookups");
+      assertTrue(found[0] >= 2 * 2 * keys.size());
     }
   }
 

@@ -388,7 +388,7 @@ class RedisBloomDumpTest {
     });
     writer.start();
     try {
-      for (int round = 0; round < 200; round++) {
+      for (int round = 0; round < 100; round++) {
         RedisBloomDump.Loader loader = RedisBloomDump.loader();
         List<Chunk> seen = new ArrayList<>();
         RedisBloomDump.dump(f, c -> {

@@ -42,14 +42,14 @@ public final class RedisServer implements AutoCloseable {
   private final int port;
   private final Process process;
   private final Path dir;
-  /** Stops the server if the test JVM ends before the test closes it. */
+  /** Stops the server and deletes its folder if the test JVM ends before the test closes it. */
   private final Thread stopAtExit;
 
   private RedisServer(int port, Process process, Path dir) {
     this.port = port;
     this.process = process;
     this.dir = dir;
-    this.stopAtExit = new Thread(process::destroyForcibly);
+    this.stopAtExit = new Thread(this::close);
     Runtime.getRuntime().addShutdownHook(stopAtExit);
   }
 

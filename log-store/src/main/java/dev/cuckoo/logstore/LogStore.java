@@ -1,0 +1,613 @@
+package dev.cuckoo.logstore;
+
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.engine.FingerprintStash;
+import dev.cuckoo.engine.KickPath;
+import dev.cuckoo.engine.PlainFingerprintStore;
+import dev.cuckoo.spi.HashStrategy;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * A key-value store on disk: an append-only log of records, and in memory a cuckoo index that
+ * holds, per key, a 12-bit tag of the key and the offset of its newest record. A lookup compares
+ * tags in memory and reads the log only to confirm a tag that matches, so a key that is absent
+ * costs no read (but for about one lookup in 500, whose tag matches by chance) and a key that is
+ * present costs about one.
+ *
+ * <pre>{@code
+ * try (LogStore s = LogStore.open(Path.of("chunks"))) {   // creates, or reopens and rebuilds
+ *   s.put(key, value);                                      // appends a record
+ *   byte[] v = s.get(key);                                  // the value, or null when absent
+ *   s.remove(key);                                          // appends a tombstone
+ *   s.flush();                                              // durable from here on
+ * }
+ * }</pre>
+ *
+ * <p>What it promises:
+ * <ul>
+ *   <li><b>Nothing flushed is lost.</b> Every put and remove appends a record with a checksum;
+ *       {@link #flush()} forces the log to disk. A crash loses at most what was written after the
+ *       last flush: {@link #open} cuts off a last record that a crash cut short, and refuses, with
+ *       an {@link IOException} naming the file and the offset, to open a log damaged anywhere
+ *       else.
+ *   <li><b>Never a wrong answer.</b> A tag that matches a record of another key is read and
+ *       passed over, never taken for the key.
+ *   <li><b>Sizes.</b> Keys of up to 64 KiB and values of up to 16 MiB (larger ones are refused
+ *       with an {@link IllegalArgumentException}); logs of up to 512 GiB. The index takes 6 bytes
+ *       a slot and grows by a fifth when it is full, so from a few thousand keys on it holds
+ *       about 6.3 (full) to 7.9 (just grown) bytes a key.
+ *   <li><b>Compaction.</b> {@link #compact()} writes the live records to a new log and puts it
+ *       in the old one's place with an atomic rename: a crash before the rename leaves the old
+ *       log, one after it the new.
+ *   <li><b>Threads.</b> Safe to share: gets and sizes run together, puts, removes, flushes and
+ *       compaction one at a time (one read-write lock). One process at a time: a store is locked
+ *       on disk while it is open.
+ * </ul>
+ */
+public final class LogStore implements AutoCloseable {
+
+  /*
+   * The design of the index of Fan et al.'s cuckoo filter paper's ancestor, the in-memory index
+   * of a log-structured store [1] (SILT's LogStore [2] is the same at 6 bytes an entry): a cuckoo
+   * table of partial keys and offsets, built on this library's engine. A slot holds an entry,
+   * a 12-bit tag and a 36-bit offset in units of 8 bytes (IndexTable); the engine's kick path
+   * and stash carry the offset with the tag, so a key's offset never leaves its key's two
+   * buckets. Because a tag is only part of a key, a put must look for the key first: two
+   * records of one key under two entries would sit in the same two buckets, and 2b + 1 of them
+   * fill both for good, so a table that grows whenever an insert fails would grow forever [1].
+   *
+   * When an insert finds no room, the index grows by a fifth, not twice: the new table is
+   * rebuilt from the log, which holds every key (an entry alone does not say which of its two
+   * buckets is its first, nor the hash bits a new table size needs). One sequential read of the
+   * log decides each record's fate by the old index: a record whose entry the old index holds
+   * is live. Growing by a fifth keeps the index at or below about 8 bytes a key at every size;
+   * it costs about five reads of the log over a doubling of the keys, all sequential.
+   *
+   * [1] B. Fan, D. G. Andersen, M. Kaminsky, "MemC3: Compact and Concurrent MemCache with
+   *     Dumber Caching and Smarter Hashing", NSDI 2013, and the cuckoo-hashing log store of
+   *     "Cuckoo Filter: Practically Better Than Bloom", CoNEXT 2014, section 1.
+   * [2] H. Lim, B. Fan, D. G. Andersen, M. Kaminsky, "SILT: A Memory-Efficient, High-Performance
+   *     Key-Value Store", SOSP 2011.
+   */
+
+  /** The log's file in the store's directory. */
+  static final String LOG = "log";
+  /** The file compaction writes, renamed over the log when complete. */
+  static final String COMPACTING = "log.compacting";
+  /** The file the store is locked on while open. */
+  static final String LOCK = "lock";
+  /** The largest key, 64 KiB. */
+  public static final int MAX_KEY_BYTES = RecordLog.MAX_KEY_BYTES;
+  /** The largest value, 16 MiB. */
+  public static final int MAX_VALUE_BYTES = RecordLog.MAX_VALUE_BYTES;
+
+  /** Buckets of a new store's index: 1,024 slots. */
+  private static final long FIRST_BUCKETS = 256;
+  /** How much the index grows when it is full: by a fifth. */
+  private static final double GROWTH = 1.2;
+  private static final int MAX_KICKS = 500;
+
+  private final Path directory;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+  private final HashStrategy hash;
+  private final ReentrantReadWriteLock rw = new ReentrantReadWriteLock();
+  private final LongAdder recordReads = new LongAdder();
+  private RecordLog log;
+  private Index index;
+  private long records;
+  private boolean closed;
+
+  /** The index: the table, its stash, and the store that runs kicks and the stash over them. */
+  private static final class Index {
+    final IndexTable table;
+    final FingerprintStash stash = new FingerprintStash(FingerprintStash.DEFAULT_SLOTS);
+    final PlainFingerprintStore store;
+
+    Index(long buckets, long seed) {
+      this.table = new IndexTable(buckets);
+      this.store = new PlainFingerprintStore(table, stash, new KickPath(MAX_KICKS, seed), 0);
+    }
+
+    long bytes() {
+      return table.tableBytes() + stash.memoryBytes();
+    }
+  }
+
+  private LogStore(Path directory, FileChannel lockChannel, FileLock lock, HashStrategy hash) {
+    this.directory = directory;
+    this.lockChannel = lockChannel;
+    this.lock = lock;
+    this.hash = hash;
+  }
+
+  /**
+   * Opens the store in a directory: creates it (and the directory) if there is none, or reads
+   * its log from the start and rebuilds the index. A last record that a crash cut short is cut
+   * off; a log left by a compaction that did not complete is deleted.
+   *
+   * @param directory the store's directory
+   * @return the open store
+   * @throws IOException if the log is damaged before its last record (naming the file and the
+   *     offset), is not a log of this store, the store is open elsewhere, or reading fails
+   * @throws IllegalStateException if the hash the index uses, {@code xxh3} (from
+   *     cuckoo-hashing), is not installed
+   */
+  public static LogStore open(Path directory) throws IOException {
+    Objects.requireNonNull(directory, "directory must not be null");
+    HashStrategy hash = CuckooFilters.hashes().contains("xxh3") ? CuckooFilters.hash("xxh3") : null;
+    if (hash == null) {
+      throw new IllegalStateException("the log store hashes keys with xxh3: add cuckoo-hashing to the class or module path");
+    }
+    Files.createDirectories(directory);
+    FileChannel lockChannel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileLock lock;
+    try {
+      lock = lockChannel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    }
+    if (lock == null) {
+      lockChannel.close();
+      throw new IOException("the store in " + directory + " is already open, in this process or another");
+    }
+    LogStore store = new LogStore(directory, lockChannel, lock, hash);
+    try {
+      store.load();
+    } catch (IOException | RuntimeException e) {
+      store.release();
+      throw e;
+    }
+    return store;
+  }
+
+  private void load() throws IOException {
+    Files.deleteIfExists(directory.resolve(COMPACTING));
+    Path file = directory.resolve(LOG);
+    index = new Index(FIRST_BUCKETS, 0);
+    if (!Files.exists(file)) {
+      log = RecordLog.create(file);
+      return;
+    }
+    log = RecordLog.open(file);
+    records = log.scan(Long.MAX_VALUE, true, (offset, kind, key, bytes) -> {
+      long keyHash = hash.hashBytes(key, 0, key.length);
+      Found found = find(keyHash, key, false);
+      if (kind == RecordLog.PUT) {
+        putEntry(keyHash, found, offset, offset);
+      } else if (found != null) {
+        removeEntry(found);
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- operations
+
+  /**
+   * Stores a value under a key, replacing the key's value if it has one.
+   *
+   * @param key the key, at most {@value #MAX_KEY_BYTES} bytes
+   * @param value the value, at most {@value #MAX_VALUE_BYTES} bytes
+   * @throws IllegalArgumentException if the key or value is too long
+   * @throws IOException if writing fails, or the log is full (512 GiB: compact it)
+   */
+  public void put(byte[] key, byte[] value) throws IOException {
+    checkKey(key);
+    Objects.requireNonNull(value, "value must not be null");
+    if (value.length > MAX_VALUE_BYTES) {
+      throw new IllegalArgumentException(
+          "value of " + value.length + " bytes is too long: at most " + MAX_VALUE_BYTES + " (16 MiB)");
+    }
+    rw.writeLock().lock();
+    try {
+      checkOpen();
+      long keyHash = hash.hashBytes(key, 0, key.length);
+      Found found = find(keyHash, key, false);
+      long offset = log.append(RecordLog.PUT, key, value);
+      records++;
+      putEntry(keyHash, found, offset, log.end());
+    } finally {
+      rw.writeLock().unlock();
+    }
+  }
+
+  /**
+   * @param key the key
+   * @return its value, or {@code null} if the store has none
+   * @throws IOException if reading fails, or the record read is damaged
+   */
+  public byte[] get(byte[] key) throws IOException {
+    checkKey(key);
+    rw.readLock().lock();
+    try {
+      checkOpen();
+      Found found = find(hash.hashBytes(key, 0, key.length), key, true);
+      return found == null ? null : found.value;
+    } finally {
+      rw.readLock().unlock();
+    }
+  }
+
+  /**
+   * Removes a key: appends a tombstone, so that the removal outlives a reopen.
+   *
+   * @param key the key
+   * @return {@code true} if the store had it
+   * @throws IOException if reading or writing fails
+   */
+  public boolean remove(byte[] key) throws IOException {
+    checkKey(key);
+    rw.writeLock().lock();
+    try {
+      checkOpen();
+      Found found = find(hash.hashBytes(key, 0, key.length), key, false);
+      if (found == null) {
+        return false;
+      }
+      log.append(RecordLog.DELETE, key, new byte[0]);
+      records++;
+      removeEntry(found);
+      return true;
+    } finally {
+      rw.writeLock().unlock();
+    }
+  }
+
+  /** @return the keys the store holds */
+  public long size() {
+    rw.readLock().lock();
+    try {
+      return index.store.size();
+    } finally {
+      rw.readLock().unlock();
+    }
+  }
+
+  /** @return the bytes of memory the index holds */
+  public long indexSizeInBytes() {
+    rw.readLock().lock();
+    try {
+      return index.bytes();
+    } finally {
+      rw.readLock().unlock();
+    }
+  }
+
+  /**
+   * @return the records {@link #get} has read from the log since the store was opened: one per
+   *     hit, and one per tag that matched a record of another key
+   */
+  public long recordReads() {
+    return recordReads.sum();
+  }
+
+  /** @return the records in the log: puts and tombstones, live or superseded */
+  public long records() {
+    rw.readLock().lock();
+    try {
+      return records;
+    } finally {
+      rw.readLock().unlock();
+    }
+  }
+
+  /** @return the bytes of the log */
+  public long logSizeInBytes() {
+    rw.readLock().lock();
+    try {
+      return log.end();
+    } finally {
+      rw.readLock().unlock();
+    }
+  }
+
+  /**
+   * Forces every record written so far to disk: a crash after it loses none of them.
+   *
+   * @throws IOException if writing fails
+   */
+  public void flush() throws IOException {
+    rw.writeLock().lock();
+    try {
+      checkOpen();
+      log.force();
+    } finally {
+      rw.writeLock().unlock();
+    }
+  }
+
+  /**
+   * Rewrites the live records, and only them, into a new log, forces it to disk, and renames it
+   * over the old one (atomically), then rebuilds the index over it. A crash before the rename
+   * leaves the old log as it was (the next open deletes the partial new one); after it, the new
+   * log holds every live record.
+   *
+   * @throws IOException if writing fails
+   */
+  public void compact() throws IOException {
+    rw.writeLock().lock();
+    try {
+      checkOpen();
+      Path target = directory.resolve(COMPACTING);
+      Index current = index;
+      Index fresh;
+      long kept;
+      for (long buckets = bucketsFor(current.store.size()); ; buckets = (long) (buckets * GROWTH) & ~1L) {
+        fresh = new Index(buckets, records);
+        kept = copyLiveRecords(current, fresh, target);
+        if (kept >= 0) {
+          break;
+        }
+      }
+      // The rename replaces the log atomically; the old log's channel stays valid until closed,
+      // so a failed rename leaves the store as it was.
+      Files.move(target, directory.resolve(LOG), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      forceDirectory();
+      RecordLog replaced = log;
+      log = RecordLog.open(directory.resolve(LOG));
+      index = fresh;
+      records = kept;
+      replaced.close();
+    } finally {
+      rw.writeLock().unlock();
+    }
+  }
+
+  /**
+   * Writes the records {@code current} holds to a new log at {@code target}, forced to disk,
+   * indexing them in {@code fresh}.
+   *
+   * @return the records written, or -1 if {@code fresh} had no room for them (the file is then
+   *     incomplete; the caller tries again with a larger index)
+   */
+  private long copyLiveRecords(Index current, Index fresh, Path target) throws IOException {
+    long[] kept = {0};
+    try (RecordLog compacted = RecordLog.create(target)) {
+      log.scan(log.end(), false, (offset, kind, key, bytes) -> {
+        long keyHash = hash.hashBytes(key, 0, key.length);
+        if (kept[0] >= 0 && kind == RecordLog.PUT && holds(current, keyHash, offset)) {
+          long at = log.copyTo(offset, bytes, compacted);
+          kept[0] = insert(fresh, keyHash, at) ? kept[0] + 1 : -1;
+        }
+      });
+      compacted.force();
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(target);
+      throw e;
+    }
+    return kept[0];
+  }
+
+  /**
+   * Flushes and closes the store, and unlocks it. Closing again does nothing.
+   *
+   * @throws IOException if writing fails
+   */
+  @Override
+  public void close() throws IOException {
+    rw.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try {
+        log.force();
+        log.close();
+      } finally {
+        release();
+      }
+    } finally {
+      rw.writeLock().unlock();
+    }
+  }
+
+  private void release() throws IOException {
+    try {
+      lock.release();
+    } finally {
+      lockChannel.close();
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the store in " + directory + " is closed");
+    }
+  }
+
+  private static void checkKey(byte[] key) {
+    Objects.requireNonNull(key, "key must not be null");
+    if (key.length > MAX_KEY_BYTES) {
+      throw new IllegalArgumentException("key of " + key.length + " bytes is too long: at most " + MAX_KEY_BYTES + " (64 KiB)");
+    }
+  }
+
+  private void forceDirectory() {
+    // Makes the rename durable where the platform lets a directory be opened (Linux does).
+    try (FileChannel d = FileChannel.open(directory, StandardOpenOption.READ)) {
+      d.force(true);
+    } catch (IOException notSupported) {
+      // Windows cannot open a directory; its rename is durable by itself.
+    }
+  }
+
+  // ---------------------------------------------------------------- the index
+
+  /** A key's entry: where it is (a bucket, or -1 for the stash) and, for a get, its value. */
+  private static final class Found {
+    final long bucket;
+    final long entry;
+    final byte[] value;
+
+    Found(long bucket, long entry, byte[] value) {
+      this.bucket = bucket;
+      this.entry = entry;
+      this.value = value;
+    }
+  }
+
+  /**
+   * Finds the key's entry: reads the record of each entry whose tag matches, until one holds
+   * the key.
+   *
+   * @param counting whether the reads count in {@link #recordReads} (for gets)
+   * @return the entry, or {@code null} if the store does not hold the key
+   */
+  private Found find(long keyHash, byte[] key, boolean counting) throws IOException {
+    IndexTable t = index.table;
+    long bucket1 = t.bucketIndex(keyHash);
+    int tag = t.fingerprint(keyHash);
+    Found f = findIn(bucket1, tag, key, counting);
+    if (f != null) {
+      return f;
+    }
+    long bucket2 = t.alternate(bucket1, tag);
+    f = findIn(bucket2, tag, key, counting);
+    if (f != null) {
+      return f;
+    }
+    FingerprintStash stash = index.stash;
+    for (int i = 0; i < stash.size(); i++) {
+      long b = stash.bucket(i);
+      if (stash.fingerprint(i) == tag && (b == bucket1 || b == bucket2)) {
+        f = read(-1, stash.entry(i), key, counting);
+        if (f != null) {
+          return f;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** @return the key's entry in this bucket, or {@code null} */
+  private Found findIn(long bucket, int tag, byte[] key, boolean counting) throws IOException {
+    IndexTable t = index.table;
+    for (long m = t.matches(bucket, tag); m != 0; m = IndexTable.nextMatches(m)) {
+      Found f = read(bucket, t.entryAt(bucket, IndexTable.firstSlot(m)), key, counting);
+      if (f != null) {
+        return f;
+      }
+    }
+    return null;
+  }
+
+  private Found read(long bucket, long entry, byte[] key, boolean counting) throws IOException {
+    if (counting) {
+      recordReads.increment();
+    }
+    byte[] value = log.valueIfKey(IndexTable.offsetOf(entry), key);
+    return value == null ? null : new Found(bucket, entry, value);
+  }
+
+  /**
+   * Points the key's entry at a new record: in place where the key has an entry in the table,
+   * else as a new entry, growing the index (from the log up to {@code logEnd}) until it fits.
+   */
+  private void putEntry(long keyHash, Found found, long offset, long logEnd) throws IOException {
+    IndexTable t = index.table;
+    int tag = t.fingerprint(keyHash);
+    long entry = IndexTable.entry(tag, offset);
+    if (found != null && found.bucket >= 0) {
+      t.replace(found.bucket, found.entry, entry);
+      return;
+    }
+    if (found != null) {
+      removeEntry(found);
+    }
+    while (!insert(index, keyHash, offset)) {
+      grow(logEnd);
+    }
+  }
+
+  /** Inserts the entry of a record into an index; {@code false} if it has no room. */
+  private static boolean insert(Index index, long keyHash, long offset) {
+    IndexTable t = index.table;
+    int tag = t.fingerprint(keyHash);
+    return index.store.addEntry(t.bucketIndex(keyHash), tag, IndexTable.entry(tag, offset));
+  }
+
+  private void removeEntry(Found found) {
+    IndexTable t = index.table;
+    int tag = t.fingerprintOf(found.entry);
+    long bucket1 = found.bucket;
+    if (bucket1 < 0) {
+      // Where a stashed entry sits, the stash knows; either of its buckets serves removeEntry.
+      FingerprintStash stash = index.stash;
+      for (int i = 0; i < stash.size(); i++) {
+        if (stash.entry(i) == found.entry) {
+          bucket1 = stash.bucket(i);
+          break;
+        }
+      }
+    }
+    if (!index.store.removeEntry(bucket1, tag, found.entry)) {
+      throw new IllegalStateException("the index lost the entry " + Long.toHexString(found.entry));
+    }
+  }
+
+  /** @return whether an index holds exactly the entry of a record at this offset */
+  private static boolean holds(Index index, long keyHash, long offset) {
+    IndexTable t = index.table;
+    long bucket1 = t.bucketIndex(keyHash);
+    int tag = t.fingerprint(keyHash);
+    long bucket2 = t.alternate(bucket1, tag);
+    long entry = IndexTable.entry(tag, offset);
+    return slotOf(t, bucket1, entry) >= 0 || slotOf(t, bucket2, entry) >= 0
+        || index.stash.containsEntry(bucket1, bucket2, entry);
+  }
+
+  /** @return the slot of the bucket holding exactly this entry, or -1 */
+  private static int slotOf(IndexTable t, long bucket, long entry) {
+    for (long m = t.matches(bucket, t.fingerprintOf(entry)); m != 0; m = IndexTable.nextMatches(m)) {
+      int slot = IndexTable.firstSlot(m);
+      if (t.entryAt(bucket, slot) == entry) {
+        return slot;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Replaces the index with one a fifth larger, rebuilt from the records before {@code logEnd}
+   * that the current index holds.
+   */
+  private void grow(long logEnd) throws IOException {
+    Index old = index;
+    long buckets = Math.max(old.table.bucketCount() + 2, (long) (old.table.bucketCount() * GROWTH)) & ~1L;
+    while (true) {
+      if (buckets > IndexTable.MAX_BUCKETS) {
+        throw new IOException("the store in " + directory + " holds more keys than one index addresses");
+      }
+      Index fresh = new Index(buckets, buckets);
+      boolean[] fits = {true};
+      log.scan(logEnd, false, (offset, kind, key, bytes) -> {
+        long keyHash = hash.hashBytes(key, 0, key.length);
+        if (fits[0] && kind == RecordLog.PUT && holds(old, keyHash, offset)) {
+          fits[0] = insert(fresh, keyHash, offset);
+        }
+      });
+      if (fits[0]) {
+        index = fresh;
+        return;
+      }
+      buckets = (long) (buckets * GROWTH) & ~1L;
+    }
+  }
+
+  /** @return buckets for an index that holds this many keys at about 80% load */
+  private static long bucketsFor(long keys) {
+    long buckets = (long) Math.ceil(keys / (IndexTable.SLOTS * 0.8)) + 1 & ~1L;
+    return Math.max(FIRST_BUCKETS, buckets);
+  }
+}

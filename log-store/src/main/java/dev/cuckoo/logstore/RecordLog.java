@@ -1,0 +1,473 @@
+package dev.cuckoo.logstore;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * The append-only log of a {@link LogStore}: one file of records, appended through a buffer,
+ * read at any offset, scanned from the start. Not thread-safe for writes; reads of records that
+ * are no longer being written may run together.
+ *
+ * <pre>
+ * file:    8 bytes   "CKLG", then the format version (1) as a 4-byte int
+ *          records, each starting at a multiple of 8
+ * record:  4         CRC32C of the record's bytes from its kind to the end of its value
+ *          1         kind: 'P' (a put) or 'D' (a delete, whose value is empty)
+ *          3         zero
+ *          4         K, the key's length, 0..65536
+ *          4         V, the value's length, 0..16 MiB
+ *          K         the key
+ *          V         the value
+ *                    zero bytes to the next multiple of 8
+ * </pre>
+ *
+ * <p>All numbers are big-endian. The checksum lets {@link #scan} tell a record that a crash cut
+ * short (the last one, which the store drops) from one that is damaged (anywhere else, which it
+ * refuses to open past).
+ */
+final class RecordLog implements AutoCloseable {
+  static final int MAGIC = 0x434B4C47; // "CKLG"
+  static final int VERSION = 1;
+  static final int FILE_HEADER_BYTES = 8;
+  static final int RECORD_HEADER_BYTES = 16;
+  static final byte PUT = 'P';
+  static final byte DELETE = 'D';
+  /** The longest key, 64 KiB. */
+  static final int MAX_KEY_BYTES = 1 << 16;
+  /** The longest value, 16 MiB. */
+  static final int MAX_VALUE_BYTES = 1 << 24;
+  /** The end offset a log may not pass: its offsets must fit the index. */
+  static final long MAX_END = IndexTable.MAX_UNITS * IndexTable.UNIT;
+
+  private static final int BUFFER_BYTES = 1 << 16;
+
+  private final Path file;
+  private final FileChannel channel;
+  /** Appended records not yet written to the channel; they start at {@link #written}. */
+  private final ByteBuffer pending = ByteBuffer.allocate(BUFFER_BYTES);
+  /** Where the channel's bytes end: records from here on are in {@link #pending}. */
+  private long written;
+  private final CRC32C crc = new CRC32C();
+
+  private RecordLog(Path file, FileChannel channel, long written) {
+    this.file = file;
+    this.channel = channel;
+    this.written = written;
+  }
+
+  /**
+   * Creates a new, empty log, replacing any file of that name.
+   *
+   * @param file the file
+   * @return the log, its header written and forced to disk
+   * @throws IOException if writing fails
+   */
+  static RecordLog create(Path file) throws IOException {
+    FileChannel c = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.READ, StandardOpenOption.WRITE);
+    try {
+      ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_BYTES).putInt(MAGIC).putInt(VERSION).flip();
+      while (header.hasRemaining()) {
+        c.write(header);
+      }
+      c.force(true);
+    } catch (IOException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
+    return new RecordLog(file, c, FILE_HEADER_BYTES);
+  }
+
+  /**
+   * Opens an existing log for reading and appending; {@link #scan} with {@code verify} must run
+   * before anything is appended, to find (and cut off) where its records end.
+   *
+   * @param file the file
+   * @return the log
+   * @throws IOException if the file is not a log of this format, or reading fails
+   */
+  static RecordLog open(Path file) throws IOException {
+    FileChannel c = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    try {
+      ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_BYTES);
+      readFully(c, header, 0);
+      int magic = header.getInt(0);
+      int version = header.getInt(4);
+      if (header.position() < FILE_HEADER_BYTES || magic != MAGIC) {
+        throw new IOException(file + " is not a log store's log: it does not start with \"CKLG\"");
+      }
+      if (version != VERSION) {
+        throw new IOException(file + " is a log of format version " + version + "; this library reads version " + VERSION);
+      }
+      return new RecordLog(file, c, c.size());
+    } catch (IOException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  /** @return the log's file */
+  Path file() {
+    return file;
+  }
+
+  /** @return the offset just past the last record: where the next one goes */
+  long end() {
+    return written + pending.position();
+  }
+
+  /**
+   * @param keyLength K
+   * @param valueLength V
+   * @return the bytes a record of these lengths takes, padding included
+   */
+  static long recordBytes(int keyLength, int valueLength) {
+    return align((long) RECORD_HEADER_BYTES + keyLength + valueLength);
+  }
+
+  private static long align(long n) {
+    return (n + IndexTable.UNIT - 1) & -IndexTable.UNIT;
+  }
+
+  // ---------------------------------------------------------------- appending
+
+  /**
+   * Appends a record.
+   *
+   * @param kind {@link #PUT} or {@link #DELETE}
+   * @param key the key, at most {@link #MAX_KEY_BYTES}
+   * @param value the value, at most {@link #MAX_VALUE_BYTES} (empty for a delete)
+   * @return the record's offset
+   * @throws IOException if writing fails, or the log would pass {@link #MAX_END}
+   */
+  long append(byte kind, byte[] key, byte[] value) throws IOException {
+    long offset = end();
+    long bytes = recordBytes(key.length, value.length);
+    if (offset + bytes > MAX_END) {
+      throw new IOException("log " + file + " is full: a record of " + bytes + " bytes at offset " + offset
+          + " would pass the " + MAX_END + " bytes its index can address; compact the store");
+    }
+    crc.reset();
+    ByteBuffer header = ByteBuffer.allocate(RECORD_HEADER_BYTES)
+        .putInt(0).put(kind).put((byte) 0).putShort((short) 0).putInt(key.length).putInt(value.length);
+    crc.update(header.array(), 4, RECORD_HEADER_BYTES - 4);
+    crc.update(key);
+    crc.update(value);
+    header.putInt(0, (int) crc.getValue());
+    int padding = (int) (bytes - RECORD_HEADER_BYTES - key.length - value.length);
+    if (bytes <= pending.remaining()) {
+      pending.put(header.array()).put(key).put(value).put(new byte[padding]);
+    } else {
+      drain();
+      // A gathering write goes where the channel's position is; every other write names its
+      // offset, so the position is set here.
+      channel.position(written);
+      ByteBuffer[] parts = {header.flip(), ByteBuffer.wrap(key), ByteBuffer.wrap(value), ByteBuffer.allocate(padding)};
+      long left = bytes;
+      while (left > 0) {
+        left -= channel.write(parts);
+      }
+      written += bytes;
+    }
+    return offset;
+  }
+
+  /** Writes the buffered records to the file (not yet forced to disk). */
+  void drain() throws IOException {
+    pending.flip();
+    try {
+      while (pending.hasRemaining()) {
+        written += channel.write(pending, written);
+      }
+    } finally {
+      pending.compact();
+    }
+  }
+
+  /** Writes the buffered records and forces them to disk: after it, a crash loses none of them. */
+  void force() throws IOException {
+    drain();
+    channel.force(false);
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  /**
+   * Reads the record at {@code offset} if it is a put of {@code key}.
+   *
+   * @param offset a record's offset, as {@link #append} returned it
+   * @param key the key it should hold
+   * @return its value, or {@code null} if the record holds another key
+   * @throws IOException if reading fails, or the record is damaged (its checksum does not match)
+   */
+  byte[] valueIfKey(long offset, byte[] key) throws IOException {
+    ByteBuffer head = ByteBuffer.allocate(RECORD_HEADER_BYTES + key.length);
+    read(head, offset);
+    int keyLength = head.getInt(8);
+    int valueLength = head.getInt(12);
+    if (head.get(4) != PUT || keyLength != key.length
+        || !Arrays.equals(head.array(), RECORD_HEADER_BYTES, RECORD_HEADER_BYTES + key.length, key, 0, key.length)) {
+      return null;
+    }
+    if (valueLength < 0 || valueLength > MAX_VALUE_BYTES) {
+      throw damaged(offset, "value length " + valueLength + " is out of range");
+    }
+    byte[] value = new byte[valueLength];
+    read(ByteBuffer.wrap(value), offset + RECORD_HEADER_BYTES + keyLength);
+    CRC32C check = new CRC32C();
+    check.update(head.array(), 4, RECORD_HEADER_BYTES - 4 + keyLength);
+    check.update(value);
+    if ((int) check.getValue() != head.getInt(0)) {
+      throw damaged(offset, "its checksum does not match");
+    }
+    return value;
+  }
+
+  /**
+   * @param offset a record's offset
+   * @return its key
+   * @throws IOException if reading fails
+   */
+  byte[] keyAt(long offset) throws IOException {
+    ByteBuffer head = ByteBuffer.allocate(RECORD_HEADER_BYTES);
+    read(head, offset);
+    int keyLength = head.getInt(8);
+    if (keyLength < 0 || keyLength > MAX_KEY_BYTES) {
+      throw damaged(offset, "key length " + keyLength + " is out of range");
+    }
+    byte[] key = new byte[keyLength];
+    read(ByteBuffer.wrap(key), offset + RECORD_HEADER_BYTES);
+    return key;
+  }
+
+  private IOException damaged(long offset, String what) {
+    return new IOException("log " + file + " is damaged at offset " + offset + ": " + what);
+  }
+
+  /** Fills {@code dst} from {@code offset}, from the file or the buffered records. */
+  private void read(ByteBuffer dst, long offset) throws IOException {
+    if (offset < written) {
+      long end = Math.min(written, offset + dst.remaining());
+      int limit = dst.limit();
+      dst.limit(dst.position() + (int) (end - offset));
+      readFully(channel, dst, offset);
+      dst.limit(limit);
+      offset = end;
+    }
+    if (dst.hasRemaining()) {
+      int from = (int) (offset - written);
+      int n = Math.min(dst.remaining(), pending.position() - from);
+      if (from < 0 || n < 0) {
+        throw new IOException("log " + file + " has no record at offset " + offset);
+      }
+      dst.put(pending.array(), from, n);
+    }
+  }
+
+  private static void readFully(FileChannel c, ByteBuffer dst, long offset) throws IOException {
+    while (dst.hasRemaining()) {
+      int n = c.read(dst, offset);
+      if (n < 0) {
+        return;
+      }
+      offset += n;
+    }
+  }
+
+  // ---------------------------------------------------------------- scanning
+
+  /** What a scan is told of each record. */
+  @FunctionalInterface
+  interface Visitor {
+    /**
+     * @param offset the record's offset
+     * @param kind {@link #PUT} or {@link #DELETE}
+     * @param key the key (a fresh array)
+     * @param bytes the bytes the record takes, padding included
+     * @throws IOException if the visitor's own reads fail
+     */
+    void record(long offset, byte kind, byte[] key, long bytes) throws IOException;
+  }
+
+  /**
+   * Reads the records from the first to {@code until}, in order.
+   *
+   * <p>With {@code verify}, every record's checksum is checked, and the end of the log is found:
+   * a last record that a crash cut short (it runs past the end of the file, or is followed only
+   * by zero bytes, or is the last and its checksum fails) is cut off, the file truncated to where
+   * it began; a damaged record with records after it is refused. Without {@code verify} (for
+   * records this log verified or wrote itself), values are skipped unread.
+   *
+   * @param until the offset to stop at ({@link #end()} for all)
+   * @param verify whether to check checksums and find the end
+   * @param visitor told of each record
+   * @return the records scanned
+   * @throws IOException naming the file and offset of a damaged record, or if reading fails
+   */
+  long scan(long until, boolean verify, Visitor visitor) throws IOException {
+    drain();
+    long fileEnd = channel.size();
+    long stop = Math.min(until, fileEnd);
+    Window window = new Window(fileEnd);
+    long offset = FILE_HEADER_BYTES;
+    long records = 0;
+    CRC32C check = new CRC32C();
+    while (offset < stop) {
+      String problem = null;
+      long bytes = 0;
+      byte kind = 0;
+      int keyLength = 0;
+      int valueLength = 0;
+      ByteBuffer b = window.at(offset, RECORD_HEADER_BYTES);
+      if (b == null) {
+        problem = "the file ends inside its header";
+      } else {
+        int p = b.position();
+        kind = b.get(p + 4);
+        keyLength = b.getInt(p + 8);
+        valueLength = b.getInt(p + 12);
+        if (kind != PUT && kind != DELETE) {
+          problem = "its kind " + (kind & 0xFF) + " is neither 'P' nor 'D'";
+        } else if (keyLength < 0 || keyLength > MAX_KEY_BYTES || valueLength < 0 || valueLength > MAX_VALUE_BYTES
+            || (kind == DELETE && valueLength != 0)) {
+          problem = "its lengths (key " + keyLength + ", value " + valueLength + ") are out of range";
+        } else {
+          bytes = recordBytes(keyLength, valueLength);
+          if (offset + bytes > fileEnd) {
+            problem = "the file ends inside it";
+          }
+        }
+      }
+      byte[] key = null;
+      if (problem == null) {
+        // The whole record when checking it, else its header and key: values are skipped.
+        int need = RECORD_HEADER_BYTES + keyLength + (verify ? valueLength : 0);
+        b = window.at(offset, need);
+        int p = b.position();
+        key = new byte[keyLength];
+        b.get(p + RECORD_HEADER_BYTES, key);
+        if (verify) {
+          check.reset();
+          check.update(b.array(), p + 4, need - 4);
+          if ((int) check.getValue() != b.getInt(p)) {
+            problem = "its checksum does not match";
+          }
+        }
+      }
+      if (problem != null) {
+        if (!verify) {
+          throw damaged(offset, problem);
+        }
+        if (!isTornTail(offset, bytes, fileEnd, problem)) {
+          throw new IOException("log " + file + " is damaged at offset " + offset + ": " + problem + ", and "
+              + (fileEnd - offset) + " bytes of the file follow it; the store will not open past it");
+        }
+        channel.truncate(offset);
+        channel.force(true);
+        written = offset;
+        return records;
+      }
+      visitor.record(offset, kind, key, bytes);
+      records++;
+      offset += bytes;
+    }
+    return records;
+  }
+
+  /**
+   * A sliding window over the file for a scan: reads a megabyte at a time, so a scan costs a
+   * read call per megabyte, not per record; grows (up to the largest record) for a record
+   * larger than the window.
+   */
+  private final class Window {
+    private final long fileEnd;
+    private ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
+    /** The file offset of the buffer's first byte. */
+    private long start;
+
+    Window(long fileEnd) {
+      this.fileEnd = fileEnd;
+      buffer.limit(0);
+    }
+
+    /**
+     * @return the buffer, positioned at {@code offset} with at least {@code n} bytes after it,
+     *     or {@code null} if the file ends first
+     */
+    ByteBuffer at(long offset, int n) throws IOException {
+      if (offset + n > fileEnd) {
+        return null;
+      }
+      if (offset < start || offset + n > start + buffer.limit()) {
+        if (n > buffer.capacity()) {
+          buffer = ByteBuffer.allocate(n);
+        }
+        buffer.clear();
+        int want = (int) Math.min(buffer.capacity(), fileEnd - offset);
+        buffer.limit(want);
+        readFully(channel, buffer, offset);
+        buffer.flip();
+        start = offset;
+      }
+      return buffer.position((int) (offset - start));
+    }
+  }
+
+  /**
+   * Whether a bad record at {@code offset} is what a crash in the middle of an append leaves:
+   * nothing of a later record after it.
+   */
+  private boolean isTornTail(long offset, long bytes, long fileEnd, String problem) throws IOException {
+    if (problem.startsWith("the file ends")) {
+      return true;
+    }
+    if (bytes > 0 && offset + bytes == fileEnd) {
+      return true; // the last record, damaged: its write did not complete
+    }
+    // A file system may extend a file before the data lands: zeros from here on are no record.
+    ByteBuffer rest = ByteBuffer.allocate(BUFFER_BYTES);
+    for (long at = offset; at < fileEnd; at += rest.position()) {
+      rest.clear().limit((int) Math.min(rest.capacity(), fileEnd - at));
+      readFully(channel, rest, at);
+      for (int i = 0; i < rest.position(); i++) {
+        if (rest.get(i) != 0) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Copies a record, as it is, to the end of another log (for compaction).
+   *
+   * @param offset the record's offset here
+   * @param bytes the bytes it takes
+   * @param to the log to append it to
+   * @return its offset there
+   * @throws IOException if reading or writing fails
+   */
+  long copyTo(long offset, long bytes, RecordLog to) throws IOException {
+    to.drain();
+    long at = to.written;
+    for (long done = 0; done < bytes; ) {
+      done += channel.transferTo(offset + done, bytes - done, to.channel.position(at + done));
+    }
+    to.written += bytes;
+    return at;
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      drain();
+    } finally {
+      channel.close();
+    }
+  }
+}

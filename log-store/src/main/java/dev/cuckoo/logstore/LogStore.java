@@ -15,7 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
 
 /**
  * A key-value store on disk: an append-only log of records, and in memory a cuckoo index that
@@ -50,8 +50,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *       in the old one's place with an atomic rename: a crash before the rename leaves the old
  *       log, one after it the new.
  *   <li><b>Threads.</b> Safe to share: gets and sizes run together, puts, removes, flushes and
- *       compaction one at a time (one read-write lock). One process at a time: a store is locked
- *       on disk while it is open.
+ *       compaction one at a time (one read-write lock, a {@link StampedLock}); a get of an
+ *       absent key whose tag matches nothing takes no lock at all. One process at a time: a
+ *       store is locked on disk while it is open.
  * </ul>
  */
 public final class LogStore implements AutoCloseable {
@@ -91,21 +92,23 @@ public final class LogStore implements AutoCloseable {
   /** The largest value, 16 MiB. */
   public static final int MAX_VALUE_BYTES = RecordLog.MAX_VALUE_BYTES;
 
-  /** Buckets of a new store's index: 1,024 slots. */
-  private static final long FIRST_BUCKETS = 256;
+  /** Buckets of a new store's index: 64 slots, so that a small store holds a small index. */
+  private static final long FIRST_BUCKETS = 16;
   /** How much the index grows when it is full: by a fifth. */
   private static final double GROWTH = 1.2;
   private static final int MAX_KICKS = 500;
 
   private final Path directory;
   private final FileChannel lockChannel;
-  private final FileLock lock;
+  private final FileLock fileLock;
   private final HashStrategy hash;
-  private final ReentrantReadWriteLock rw = new ReentrantReadWriteLock();
+  private final StampedLock lock = new StampedLock();
   private final LongAdder recordReads = new LongAdder();
   private RecordLog log;
   private Index index;
   private long records;
+  /** While {@link #load} scans the log: its length, to size the index it grows to; else 0. */
+  private long fileBytes;
   private boolean closed;
 
   /** The index: the table, its stash, and the store that runs kicks and the stash over them. */
@@ -127,7 +130,7 @@ public final class LogStore implements AutoCloseable {
   private LogStore(Path directory, FileChannel lockChannel, FileLock lock, HashStrategy hash) {
     this.directory = directory;
     this.lockChannel = lockChannel;
-    this.lock = lock;
+    this.fileLock = lock;
     this.hash = hash;
   }
 
@@ -171,6 +174,16 @@ public final class LogStore implements AutoCloseable {
     return store;
   }
 
+  /**
+   * @param directory a directory
+   * @return whether it holds a store's log, so that {@link #open} would reopen a store rather
+   *     than create one
+   */
+  public static boolean exists(Path directory) {
+    Objects.requireNonNull(directory, "directory must not be null");
+    return Files.isRegularFile(directory.resolve(LOG));
+  }
+
   private void load() throws IOException {
     Files.deleteIfExists(directory.resolve(COMPACTING));
     Path file = directory.resolve(LOG);
@@ -180,6 +193,7 @@ public final class LogStore implements AutoCloseable {
       return;
     }
     log = RecordLog.open(file);
+    fileBytes = Files.size(file);
     records = log.scan(Long.MAX_VALUE, true, (offset, kind, key, bytes) -> {
       long keyHash = hash.hashBytes(key, 0, key.length);
       Found found = find(keyHash, key, false);
@@ -189,6 +203,8 @@ public final class LogStore implements AutoCloseable {
         removeEntry(found);
       }
     });
+    fileBytes = 0;
+    log.map(true);
   }
 
   // ---------------------------------------------------------------- operations
@@ -208,7 +224,7 @@ public final class LogStore implements AutoCloseable {
       throw new IllegalArgumentException(
           "value of " + value.length + " bytes is too long: at most " + MAX_VALUE_BYTES + " (16 MiB)");
     }
-    rw.writeLock().lock();
+    long stamp = lock.writeLock();
     try {
       checkOpen();
       long keyHash = hash.hashBytes(key, 0, key.length);
@@ -217,7 +233,7 @@ public final class LogStore implements AutoCloseable {
       records++;
       putEntry(keyHash, found, offset, log.end());
     } finally {
-      rw.writeLock().unlock();
+      lock.unlockWrite(stamp);
     }
   }
 
@@ -228,13 +244,25 @@ public final class LogStore implements AutoCloseable {
    */
   public byte[] get(byte[] key) throws IOException {
     checkKey(key);
-    rw.readLock().lock();
+    long keyHash = hash.hashBytes(key, 0, key.length);
+    // Most gets of absent keys match no tag: they are answered from an optimistic read of the
+    // index, without taking the lock, and validated after; a writer in between sends them
+    // down the locked path.
+    long optimistic = lock.tryOptimisticRead();
+    if (optimistic != 0) {
+      Index i = index;
+      boolean mayHold = i == null || mayHold(i, keyHash);
+      if (lock.validate(optimistic) && !mayHold && !closed) {
+        return null;
+      }
+    }
+    long stamp = lock.readLock();
     try {
       checkOpen();
-      Found found = find(hash.hashBytes(key, 0, key.length), key, true);
+      Found found = find(keyHash, key, true);
       return found == null ? null : found.value;
     } finally {
-      rw.readLock().unlock();
+      lock.unlockRead(stamp);
     }
   }
 
@@ -247,7 +275,7 @@ public final class LogStore implements AutoCloseable {
    */
   public boolean remove(byte[] key) throws IOException {
     checkKey(key);
-    rw.writeLock().lock();
+    long stamp = lock.writeLock();
     try {
       checkOpen();
       Found found = find(hash.hashBytes(key, 0, key.length), key, false);
@@ -259,27 +287,27 @@ public final class LogStore implements AutoCloseable {
       removeEntry(found);
       return true;
     } finally {
-      rw.writeLock().unlock();
+      lock.unlockWrite(stamp);
     }
   }
 
   /** @return the keys the store holds */
   public long size() {
-    rw.readLock().lock();
+    long stamp = lock.readLock();
     try {
       return index.store.size();
     } finally {
-      rw.readLock().unlock();
+      lock.unlockRead(stamp);
     }
   }
 
   /** @return the bytes of memory the index holds */
   public long indexSizeInBytes() {
-    rw.readLock().lock();
+    long stamp = lock.readLock();
     try {
       return index.bytes();
     } finally {
-      rw.readLock().unlock();
+      lock.unlockRead(stamp);
     }
   }
 
@@ -293,21 +321,21 @@ public final class LogStore implements AutoCloseable {
 
   /** @return the records in the log: puts and tombstones, live or superseded */
   public long records() {
-    rw.readLock().lock();
+    long stamp = lock.readLock();
     try {
       return records;
     } finally {
-      rw.readLock().unlock();
+      lock.unlockRead(stamp);
     }
   }
 
   /** @return the bytes of the log */
   public long logSizeInBytes() {
-    rw.readLock().lock();
+    long stamp = lock.readLock();
     try {
       return log.end();
     } finally {
-      rw.readLock().unlock();
+      lock.unlockRead(stamp);
     }
   }
 
@@ -317,12 +345,12 @@ public final class LogStore implements AutoCloseable {
    * @throws IOException if writing fails
    */
   public void flush() throws IOException {
-    rw.writeLock().lock();
+    long stamp = lock.writeLock();
     try {
       checkOpen();
       log.force();
     } finally {
-      rw.writeLock().unlock();
+      lock.unlockWrite(stamp);
     }
   }
 
@@ -335,7 +363,7 @@ public final class LogStore implements AutoCloseable {
    * @throws IOException if writing fails
    */
   public void compact() throws IOException {
-    rw.writeLock().lock();
+    long stamp = lock.writeLock();
     try {
       checkOpen();
       Path target = directory.resolve(COMPACTING);
@@ -355,11 +383,12 @@ public final class LogStore implements AutoCloseable {
       forceDirectory();
       RecordLog replaced = log;
       log = RecordLog.open(directory.resolve(LOG));
+      log.map(true);
       index = fresh;
       records = kept;
       replaced.close();
     } finally {
-      rw.writeLock().unlock();
+      lock.unlockWrite(stamp);
     }
   }
 
@@ -395,7 +424,7 @@ public final class LogStore implements AutoCloseable {
    */
   @Override
   public void close() throws IOException {
-    rw.writeLock().lock();
+    long stamp = lock.writeLock();
     try {
       if (closed) {
         return;
@@ -408,13 +437,13 @@ public final class LogStore implements AutoCloseable {
         release();
       }
     } finally {
-      rw.writeLock().unlock();
+      lock.unlockWrite(stamp);
     }
   }
 
   private void release() throws IOException {
     try {
-      lock.release();
+      fileLock.release();
     } finally {
       lockChannel.close();
     }
@@ -488,6 +517,17 @@ public final class LogStore implements AutoCloseable {
       }
     }
     return null;
+  }
+
+  /**
+   * @return whether the index may hold the key: a tag of it in either bucket, or a stash that
+   *     is not empty (read without the lock, the stash is not searched)
+   */
+  private static boolean mayHold(Index index, long keyHash) {
+    IndexTable t = index.table;
+    long bucket1 = t.bucketIndex(keyHash);
+    int tag = t.fingerprint(keyHash);
+    return t.contains(bucket1, t.alternate(bucket1, tag), tag) || index.stash.size() != 0;
   }
 
   /** @return the key's entry in this bucket, or {@code null} */
@@ -585,6 +625,14 @@ public final class LogStore implements AutoCloseable {
   private void grow(long logEnd) throws IOException {
     Index old = index;
     long buckets = Math.max(old.table.bucketCount() + 2, (long) (old.table.bucketCount() * GROWTH)) & ~1L;
+    if (fileBytes > logEnd) {
+      // Reopening: each growth reads the log scanned so far again, so growing by a fifth at a
+      // time would read it about six times. The keys the whole log holds are about the keys so
+      // far in the proportion of the log scanned so far: growing to that at once reads it
+      // about twice.
+      long expected = (long) (old.store.size() * (fileBytes / (double) logEnd));
+      buckets = Math.max(buckets, Math.min(IndexTable.MAX_BUCKETS, bucketsFor(expected)));
+    }
     while (true) {
       if (buckets > IndexTable.MAX_BUCKETS) {
         throw new IOException("the store in " + directory + " holds more keys than one index addresses");
@@ -605,9 +653,12 @@ public final class LogStore implements AutoCloseable {
     }
   }
 
-  /** @return buckets for an index that holds this many keys at about 80% load */
+  /**
+   * @return buckets for an index that holds this many keys at 90% load: buckets of four take
+   *     about 95% before an insert fails (Fan et al., CoNEXT 2014, section 5.1)
+   */
   private static long bucketsFor(long keys) {
-    long buckets = (long) Math.ceil(keys / (IndexTable.SLOTS * 0.8)) + 1 & ~1L;
+    long buckets = (long) Math.ceil(keys / (IndexTable.SLOTS * 0.9)) + 1 & ~1L;
     return Math.max(FIRST_BUCKETS, buckets);
   }
 }

@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code cuckoo} command: builds filter files from keys, queries and inspects them, moves
- * RedisBloom-compatible filters to and from Redis, and runs the benchmarks' comparison.
+ * RedisBloom-compatible filters to and from Redis, keeps files in a log store, and runs the
+ * benchmarks' comparison.
  *
  * <pre>{@code
  * cuckoo build --config 'classic?capacity=1000000' --input keys.txt --output keys.cuckoo
@@ -44,13 +45,14 @@ import picocli.CommandLine.Spec;
       ImportRedisCommand.class,
       PushRedisCommand.class,
       PullRedisCommand.class,
+      StoreCommand.class,
       CompareCommand.class,
       CommandLine.HelpCommand.class
     },
     description = {
       "Cuckoo filters from the command line: build a filter file from keys, query it, inspect "
-          + "it, move it to and from Redis (a live server, or RedisBloom's chunks in files), and "
-          + "compare the variants.",
+          + "it, move it to and from Redis (a live server, or RedisBloom's chunks in files), keep "
+          + "files in a log store, and compare the variants.",
     },
     footer = {
       "",

@@ -48,6 +48,7 @@ class ModuleSurfaceTest {
     assertEquals(Set.of(), exports(modules.get("dev.cuckoo.classic")), "classic exports nothing");
     assertEquals(Set.of(), exports(modules.get("dev.cuckoo.semisorted")), "semi-sorted exports nothing");
     assertEquals(Set.of(), exports(modules.get("dev.cuckoo.hashing")), "hashing exports nothing");
+    assertEquals(Set.of("dev.cuckoo.logstore"), exports(modules.get("dev.cuckoo.logstore")), "the log store exports LogStore's package");
     for (ModuleDescriptor d : modules.values()) {
       if (!d.provides().isEmpty()) {
         assertTrue(d.provides().stream().allMatch(p -> p.service().startsWith("dev.cuckoo.spi.")), d.name());

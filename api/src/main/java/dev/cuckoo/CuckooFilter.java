@@ -2,6 +2,9 @@ package dev.cuckoo;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * An approximate-membership set with deletes: a cuckoo filter.
@@ -212,6 +215,135 @@ public interface CuckooFilter {
 
   /** Removes every item; the filter keeps its shape and its memory. */
   void clear();
+
+  // ---------------------------------------------------------------- a key in part of an array
+
+  /**
+   * Inserts one copy of the key held in {@code key[offset, offset + length)}: the same key as
+   * {@code add(Arrays.copyOfRange(key, offset, offset + length))}, without the copy. What a
+   * {@link TypedFilter} calls after its {@link KeyEncoder} wrote the key's bytes.
+   *
+   * @param key an array holding the key's bytes
+   * @param offset where they start
+   * @param length how many there are
+   * @return as {@link #add(byte[])}
+   * @throws IndexOutOfBoundsException if the range is not inside the array
+   */
+  default boolean add(byte[] key, int offset, int length) {
+    return add(range(key, offset, length));
+  }
+
+  /**
+   * @param key an array holding the key's bytes in {@code [offset, offset + length)}
+   * @param offset where they start
+   * @param length how many there are
+   * @return as {@link #addIfAbsent(byte[])}
+   */
+  default boolean addIfAbsent(byte[] key, int offset, int length) {
+    return addIfAbsent(range(key, offset, length));
+  }
+
+  /**
+   * @param key an array holding the key's bytes in {@code [offset, offset + length)}
+   * @param offset where they start
+   * @param length how many there are
+   * @return as {@link #mightContain(byte[])}
+   */
+  default boolean mightContain(byte[] key, int offset, int length) {
+    return mightContain(range(key, offset, length));
+  }
+
+  /**
+   * @param key an array holding the key's bytes in {@code [offset, offset + length)}
+   * @param offset where they start
+   * @param length how many there are
+   * @return as {@link #remove(byte[])}
+   */
+  default boolean remove(byte[] key, int offset, int length) {
+    return remove(range(key, offset, length));
+  }
+
+  /**
+   * @param key an array holding the key's bytes in {@code [offset, offset + length)}
+   * @param offset where they start
+   * @param length how many there are
+   * @return as {@link #count(byte[])}
+   */
+  default long count(byte[] key, int offset, int length) {
+    return count(range(key, offset, length));
+  }
+
+  private static byte[] range(byte[] key, int offset, int length) {
+    Objects.requireNonNull(key, "key must not be null");
+    Objects.checkFromIndexSize(offset, length, key.length);
+    return Arrays.copyOfRange(key, offset, offset + length);
+  }
+
+  // ---------------------------------------------------------------- many keys at once
+
+  /**
+   * Adds the keys in order, stopping at the first one the filter refuses: the keys before it
+   * are stored, it and the keys after it are not, and nothing stored before is lost.
+   *
+   * @param keys the keys
+   * @return how many were added: all of them, or the index of the refused key
+   */
+  default long addAll(long[] keys) {
+    Objects.requireNonNull(keys, "keys must not be null");
+    for (int i = 0; i < keys.length; i++) {
+      if (!add(keys[i])) {
+        return i;
+      }
+    }
+    return keys.length;
+  }
+
+  /**
+   * Adds the keys in their iteration order, stopping at the first one the filter refuses, as
+   * {@link #addAll(long[])} does.
+   *
+   * @param keys the keys, none null
+   * @return how many were added: all of them, or the position of the refused key
+   */
+  default long addAll(Iterable<? extends CharSequence> keys) {
+    Objects.requireNonNull(keys, "keys must not be null");
+    return InOrder.addUntilRefused(keys.iterator(), this::add);
+  }
+
+  /**
+   * Adds the stream's keys in its encounter order, stopping at the first one the filter refuses
+   * (the rest of the stream is not consumed), as {@link #addAll(long[])} does. To build a filter
+   * from a parallel stream, collect it with {@link CuckooFilters#toFilter(String)}.
+   *
+   * @param keys the keys, none null
+   * @return how many were added: all of them, or the position of the refused key
+   */
+  default long addAll(Stream<? extends CharSequence> keys) {
+    Objects.requireNonNull(keys, "keys must not be null");
+    return InOrder.addUntilRefused(keys.sequential().iterator(), this::add);
+  }
+
+  /**
+   * Merges another filter into this one: moves copies of all its fingerprints in, duplicates
+   * and counts included, so that this filter then answers for the keys of both (a key added to
+   * both counts twice). The other filter is not changed.
+   *
+   * <p>Both must be of the same variant and shape: the same spec but for {@code capacity}
+   * where the variant allows (a table's fingerprints are only meaningful at their buckets) and
+   * {@code concurrency}, and the same hash. If this filter runs out of room, the merge stops:
+   * what it moved stays, the fingerprint that did not fit and the rest are not moved, and
+   * nothing either filter held is lost; the return value, less than {@code other.size()}, says
+   * so. A variant that grows ({@code expandable}) grows instead.
+   *
+   * @param other the filter to merge in, not this one
+   * @return how many fingerprints were moved in: {@code other.size()} if all of them
+   * @throws IllegalArgumentException naming the difference, if the other filter is of another
+   *     variant, shape or hash, or is this filter
+   * @throws UnsupportedOperationException if this variant cannot merge
+   */
+  default long addAll(CuckooFilter other) {
+    throw new UnsupportedOperationException("variant " + spec().variant() + " cannot merge filters");
+  }
 
   /**
    * Writes the filter in the common file format (magic, format version, variant, spec, payload,

@@ -10,6 +10,8 @@ import java.io.InputStream;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collector;
 
 /**
  * Entry point: creates filters from a configuration, reads them from files, and lists the
@@ -138,5 +140,86 @@ public final class CuckooFilters {
    */
   public static HashStrategy hash(String name, long seed) {
     return ProviderRegistry.hash(name, seed);
+  }
+
+  /**
+   * A collector that builds one filter from a stream of keys, in parallel too: each thread of a
+   * parallel stream fills a filter of its own, created from the config, and the filters are
+   * merged ({@link CuckooFilter#addAll(CuckooFilter)}). The result holds the same fingerprints,
+   * in the same pairs of buckets, as a filter built by adding the keys one by one.
+   *
+   * <pre>{@code
+   * CuckooFilter f = keys.parallelStream().collect(CuckooFilters.toFilter("classic?capacity=1000000"));
+   * }</pre>
+   *
+   * <p>Each thread's filter takes the config's full memory while the stream runs. A key the
+   * filter refuses (it is full) fails the collection with an {@link IllegalStateException} that
+   * says so; use a larger {@code capacity}, or a variant that grows.
+   *
+   * @param config the filter's config string
+   * @return the collector
+   * @throws IllegalArgumentException if the config is not valid (checked now, not when the
+   *     stream runs)
+   */
+  public static Collector<CharSequence, ?, CuckooFilter> toFilter(String config) {
+    Supplier<CuckooFilter> empty = emptyFilters(config);
+    return Collector.of(empty, CuckooFilters::addOrFail, CuckooFilters::merge, Collector.Characteristics.UNORDERED,
+        Collector.Characteristics.IDENTITY_FINISH);
+  }
+
+  /**
+   * {@link #toFilter(String)} for values of any type, through a {@link KeyEncoder}.
+   *
+   * <pre>{@code
+   * CuckooFilter f = orders.parallelStream().collect(CuckooFilters.toFilter("classic?capacity=1000000", byIdAndDay));
+   * }</pre>
+   *
+   * @param <T> the values' type
+   * @param config the filter's config string
+   * @param encoder how a value becomes its key bytes
+   * @return the collector
+   * @throws IllegalArgumentException if the config is not valid
+   */
+  public static <T> Collector<T, ?, CuckooFilter> toFilter(String config, KeyEncoder<? super T> encoder) {
+    Objects.requireNonNull(encoder, "encoder must not be null");
+    Supplier<CuckooFilter> empty = emptyFilters(config);
+    return Collector.<T, TypedFilter<T>, CuckooFilter>of(
+        () -> TypedFilter.of(empty.get(), encoder),
+        (typed, value) -> {
+          if (!typed.add(value)) {
+            throw full(typed.filter());
+          }
+        },
+        (a, b) -> {
+          merge(a.filter(), b.filter());
+          return a;
+        },
+        TypedFilter::filter,
+        Collector.Characteristics.UNORDERED);
+  }
+
+  private static Supplier<CuckooFilter> emptyFilters(String config) {
+    ProviderRegistry.Resolved r = ProviderRegistry.resolve(FilterSpec.parse(config));
+    return () -> r.provider().create(r.spec());
+  }
+
+  private static void addOrFail(CuckooFilter filter, CharSequence key) {
+    if (!filter.add(key)) {
+      throw full(filter);
+    }
+  }
+
+  private static IllegalStateException full(CuckooFilter filter) {
+    return new IllegalStateException("the filter refused a key after " + filter.size() + " (" + filter.spec()
+        + "): it is full; give a larger capacity");
+  }
+
+  private static CuckooFilter merge(CuckooFilter a, CuckooFilter b) {
+    long moved = a.addAll(b);
+    if (moved < b.size()) {
+      throw new IllegalStateException("merging the threads' filters ran out of room after " + a.size()
+          + " items (" + a.spec() + "): give a larger capacity");
+    }
+    return a;
   }
 }

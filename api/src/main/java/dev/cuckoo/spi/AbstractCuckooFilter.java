@@ -154,6 +154,84 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
   }
 
   @Override
+  public final boolean add(byte[] key, int offset, int length) {
+    return addHash(hashRange(key, offset, length));
+  }
+
+  @Override
+  public final boolean addIfAbsent(byte[] key, int offset, int length) {
+    return addIfAbsentHash(hashRange(key, offset, length));
+  }
+
+  @Override
+  public final boolean mightContain(byte[] key, int offset, int length) {
+    return mightContainHash(hashRange(key, offset, length));
+  }
+
+  @Override
+  public final boolean remove(byte[] key, int offset, int length) {
+    return removeHash(hashRange(key, offset, length));
+  }
+
+  @Override
+  public final long count(byte[] key, int offset, int length) {
+    return countHash(hashRange(key, offset, length));
+  }
+
+  private long hashRange(byte[] key, int offset, int length) {
+    Objects.checkFromIndexSize(offset, length, bytes(key).length);
+    return hash.hashBytes(key, offset, length);
+  }
+
+  /**
+   * {@inheritDoc} Checks what every variant needs (another filter, of this variant, with the
+   * same hash) and hands the rest to {@link #addAllFrom}.
+   */
+  @Override
+  public final long addAll(CuckooFilter other) {
+    Objects.requireNonNull(other, "other must not be null");
+    if (other == this) {
+      throw new IllegalArgumentException("a filter cannot be merged into itself");
+    }
+    if (!(other instanceof AbstractCuckooFilter) || !other.spec().variant().equals(spec.variant())) {
+      throw new IllegalArgumentException("cannot merge a " + other.spec().variant() + " filter into a "
+          + spec.variant() + " filter: merging needs two filters of one variant");
+    }
+    if (!sameHash(hash, ((AbstractCuckooFilter) other).hash)) {
+      throw new IllegalArgumentException("cannot merge " + other.spec() + " into " + spec
+          + ": their hashes differ, so a key's fingerprint and buckets differ too");
+    }
+    return addAllFrom((AbstractCuckooFilter) other);
+  }
+
+  /** @return whether two strategies hash alike: the same values for a few probe keys */
+  private static boolean sameHash(HashStrategy a, HashStrategy b) {
+    if (a == b) {
+      return true;
+    }
+    for (long probe : new long[] {0L, 1L, 0x9E3779B97F4A7C15L, -1L}) {
+      if (a.hashLong(probe) != b.hashLong(probe)) {
+        return false;
+      }
+    }
+    return a.hashChars("cuckoo") == b.hashChars("cuckoo");
+  }
+
+  /**
+   * Merges a filter of this variant with the same hash into this one, as {@link
+   * #addAll(CuckooFilter)} describes: checks the shapes match, then moves the other's
+   * fingerprints in. The default refuses.
+   *
+   * @param other a filter of this variant and hash, not this one
+   * @return the fingerprints moved in
+   * @throws IllegalArgumentException naming the difference, if the shapes do not match
+   * @throws UnsupportedOperationException if the variant cannot merge
+   */
+  protected long addAllFrom(AbstractCuckooFilter other) {
+    throw new UnsupportedOperationException("variant " + spec.variant() + " cannot merge filters");
+  }
+
+  @Override
   public final FilterSpec spec() {
     return spec;
   }

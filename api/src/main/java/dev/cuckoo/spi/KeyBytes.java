@@ -1,5 +1,6 @@
 package dev.cuckoo.spi;
 
+import dev.cuckoo.internal.Utf8;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -31,8 +32,8 @@ final class KeyBytes {
     int n = chars.length();
     // A UTF-16 char takes at most 3 UTF-8 bytes (a surrogate pair takes 4 for 2 chars).
     long worst = 3L * n;
-    byte[] buf = worst <= MAX_SCRATCH ? scratch((int) worst) : new byte[exactLength(chars)];
-    int len = encodeUtf8(chars, buf);
+    byte[] buf = worst <= MAX_SCRATCH ? scratch((int) worst) : new byte[Utf8.length(chars)];
+    int len = Utf8.encode(chars, buf, 0);
     return strategy.hashBytes(buf, 0, len);
   }
 
@@ -44,65 +45,5 @@ final class KeyBytes {
       holder[0] = buf;
     }
     return buf;
-  }
-
-  private static int exactLength(CharSequence s) {
-    long len = 0;
-    int n = s.length();
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        len += 1;
-      } else if (c < 0x800) {
-        len += 2;
-      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-        len += 4;
-        i++;
-      } else {
-        len += Character.isSurrogate(c) ? 1 : 3;
-      }
-    }
-    if (len > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException(
-          "key of " + n + " chars takes " + len + " UTF-8 bytes: more than a Java array holds");
-    }
-    return (int) len;
-  }
-
-  /**
-   * Encodes like {@code String.getBytes(UTF_8)}: an unpaired surrogate becomes {@code '?'}.
-   *
-   * @return the number of bytes written
-   */
-  static int encodeUtf8(CharSequence s, byte[] out) {
-    int n = s.length();
-    int j = 0;
-    int i = 0;
-    while (i < n) {
-      char c = s.charAt(i++);
-      if (c < 0x80) {
-        out[j++] = (byte) c;
-      } else if (c < 0x800) {
-        out[j++] = (byte) (0xC0 | (c >> 6));
-        out[j++] = (byte) (0x80 | (c & 0x3F));
-      } else if (Character.isSurrogate(c)) {
-        char d;
-        if (Character.isHighSurrogate(c) && i < n && Character.isLowSurrogate(d = s.charAt(i))) {
-          i++;
-          int cp = Character.toCodePoint(c, d);
-          out[j++] = (byte) (0xF0 | (cp >> 18));
-          out[j++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-          out[j++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-          out[j++] = (byte) (0x80 | (cp & 0x3F));
-        } else {
-          out[j++] = (byte) '?';
-        }
-      } else {
-        out[j++] = (byte) (0xE0 | (c >> 12));
-        out[j++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-        out[j++] = (byte) (0x80 | (c & 0x3F));
-      }
-    }
-    return j;
   }
 }

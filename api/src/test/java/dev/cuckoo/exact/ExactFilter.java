@@ -39,6 +39,25 @@ final class ExactFilter extends AbstractCuckooFilter {
     return true;
   }
 
+  /** Merges by hash: the exact answer a merge of true sets gives, to prove the kit's merge tests. */
+  @Override
+  protected long addAllFrom(AbstractCuckooFilter other) {
+    ExactFilter that = (ExactFilter) other;
+    if (capacity != that.capacity) {
+      throw new IllegalArgumentException("cannot merge " + that.spec() + " into " + spec() + ": capacities differ");
+    }
+    long moved = 0;
+    for (Map.Entry<Long, Integer> e : new TreeMap<>(that.counts).entrySet()) {
+      for (int i = 0; i < e.getValue(); i++) {
+        if (!addHash(e.getKey())) {
+          return moved;
+        }
+        moved++;
+      }
+    }
+    return moved;
+  }
+
   @Override
   protected boolean mightContainHash(long hash) {
     return counts.containsKey(hash);

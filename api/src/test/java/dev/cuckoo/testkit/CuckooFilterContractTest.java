@@ -11,17 +11,24 @@ import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.KeyEncoder;
+import dev.cuckoo.TypedFilter;
 import dev.cuckoo.spi.SpecSchema;
 import dev.cuckoo.testkit.TestKey.Form;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -85,6 +92,16 @@ public abstract class CuckooFilterContractTest {
    * @return whether a filter of this spec takes {@code capacity} distinct keys without a refusal
    */
   protected boolean guaranteesCapacity(FilterSpec spec) {
+    return true;
+  }
+
+  /**
+   * @param spec a resolved spec
+   * @return whether two filters of this spec holding a third of its capacity each always merge
+   *     whole ({@code scalable} merges into sub-filters no newer than a fingerprint's own, and
+   *     may stop early)
+   */
+  protected boolean mergesWhole(FilterSpec spec) {
     return true;
   }
 
@@ -724,6 +741,222 @@ public abstract class CuckooFilterContractTest {
   /** @return the filter's file */
   protected static byte[] write(CuckooFilter f) {
     return Filters.write(f);
+  }
+
+  // ---------------------------------------------------------------- many keys, typed keys, merging
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void addAllAddsInOrderAndStopsAtTheFirstRefusal(String config) {
+    String where = where(config, "addAll");
+    CuckooFilter f = CuckooFilters.create(config);
+    FilterSpec spec = f.spec();
+    int n = (int) Math.min(20_000, spec.capacity().getAsLong() / 4); // twice: half the capacity
+    long[] keys = new long[n];
+    List<String> texts = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      keys[i] = mix(BASE_SEED + i);
+      texts.add("text-" + keys[i]);
+    }
+    assertEquals(n, f.addAll(keys), where);
+    assertEquals(n, f.addAll(texts), where);
+    assertEquals(n, CuckooFilters.create(config).addAll(texts.stream()), where);
+    assertEquals(2L * n, f.size(), where);
+    for (int i = 0; i < n; i++) {
+      assertTrue(f.mightContain(keys[i]) && f.mightContain(texts.get(i)), where + ": key " + i);
+    }
+    if (refusesWhenFull(spec)) {
+      CuckooFilter full = CuckooFilters.create(config);
+      long[] many = new long[(int) Math.min(Integer.MAX_VALUE - 8, 3 * spec.capacity().getAsLong() + 64)];
+      for (int i = 0; i < many.length; i++) {
+        many[i] = mix(~BASE_SEED + i);
+      }
+      long added = full.addAll(many);
+      assertTrue(added < many.length, where + ": " + added + " of " + many.length + " keys fit");
+      assertEquals(added, full.size(), where + ": addAll says where it stopped");
+      for (int i = 0; i < added; i++) {
+        assertTrue(full.mightContain(many[i]), where + ": key " + i + " before the refusal is lost");
+      }
+    }
+  }
+
+  /** A value of two fields, for a custom encoder. */
+  private record Order(long id, String customer) {}
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void aTypedFilterAddsTheKeyItsEncoderWrites(String config) {
+    String where = where(config, "typed");
+    CuckooFilter f = CuckooFilters.create(config);
+    KeyEncoder<Order> byOrder = (o, sink) -> sink.putLong(o.id()).putString(o.customer());
+    TypedFilter<Order> orders = TypedFilter.of(f, byOrder);
+    TypedFilter<UUID> uuids = TypedFilter.of(f, KeyEncoder.uuids());
+    TypedFilter<CharSequence> strings = TypedFilter.of(f, KeyEncoder.strings());
+    TypedFilter<Long> longs = TypedFilter.of(f, KeyEncoder.longs());
+    TypedFilter<byte[]> bytes = TypedFilter.of(f, KeyEncoder.bytes());
+    SplittableRandom r = random("typed", config);
+    int rounds = (int) Math.min(200, f.spec().capacity().getAsLong() / 6);
+    for (int i = 0; i < rounds; i++) {
+      Order o = new Order(r.nextLong(), "customer-\u00e9-" + i);
+      assertTrue(orders.add(o), where);
+      byte[] customer = o.customer().getBytes(StandardCharsets.UTF_8);
+      int length = 8 + customer.length;
+      byte[] written = ByteBuffer.allocate(length + 5).order(ByteOrder.LITTLE_ENDIAN).putLong(o.id()).put(customer).array();
+      assertTrue(f.mightContain(Arrays.copyOf(written, length)), where + ": the encoder's bytes are the key");
+      assertTrue(f.mightContain(written, 0, length) && orders.mightContain(o), where);
+      UUID u = new UUID(r.nextLong(), r.nextLong());
+      assertTrue(uuids.add(u), where);
+      byte[] rfc = ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array();
+      assertTrue(bytes.mightContain(rfc) && f.mightContain(rfc), where + ": a UUID is its 16 bytes, most significant first");
+      long k = r.nextLong();
+      assertTrue(longs.add(k) && f.mightContain(k) && strings.add("s" + k) && f.mightContain("s" + k), where);
+      assertTrue(orders.count(o) >= 1 && orders.remove(o) && uuids.remove(u), where);
+    }
+    assertEquals(2L * rounds, f.size(), where);
+    assertThrows(NullPointerException.class, () -> orders.add(null), where);
+    if (allocationFree(f.spec())) {
+      Order o = new Order(7, "seven");
+      orders.add(o);
+      long allocated = AllocationMeter.allocatedBeyondTheMeter(() -> {
+        for (int i = 0; i < 1_000; i++) {
+          orders.mightContain(o);
+        }
+      });
+      assertEquals(0, allocated, where + ": a typed lookup allocated");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void aMergeHoldsTheKeysOfBothAndLeavesTheOtherAsItWas(String config) {
+    String where = where(config, "merge");
+    CuckooFilter a = CuckooFilters.create(config);
+    CuckooFilter b = CuckooFilters.create(config);
+    long third = Math.min(10_000, a.spec().capacity().getAsLong() / 3);
+    KeyMultiset model = new KeyMultiset();
+    for (long i = 0; i < third; i++) {
+      long x = mix(BASE_SEED * 3 + i);
+      TestKey ka = TestKey.ofLong(x);
+      TestKey kb = TestKey.ofLong(i % 10 == 0 ? x : mix(BASE_SEED * 5 + i)); // some keys in both
+      assertTrue(a.add(ka.bytes) && b.add(kb.bytes), where);
+      model.add(ka);
+      model.add(kb);
+    }
+    byte[] before = write(b);
+    long sizeA = a.size();
+    long moved = a.addAll(b);
+    assertTrue(Arrays.equals(before, write(b)), where + ": the merged-in filter changed");
+    assertEquals(sizeA + moved, a.size(), where);
+    if (!mergesWhole(a.spec()) && moved < b.size()) {
+      for (long i = 0; i < third; i++) {
+        assertTrue(a.mightContain(mix(BASE_SEED * 3 + i)), where + ": a key of the filter merged into is lost");
+      }
+      return;
+    }
+    assertEquals(b.size(), moved, where + ": every fingerprint moves in");
+    assertAllFound(a, model, where);
+    CuckooFilter roundTripped = roundTrip(a);
+    assertAllFound(roundTripped, model, where + " after write/read");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void aMergeIntoAFullFilterStopsLosingNothing(String config) {
+    String where = where(config, "merge-full");
+    CuckooFilter a = CuckooFilters.create(config);
+    if (!refusesWhenFull(a.spec())) {
+      return;
+    }
+    List<Long> inA = new ArrayList<>();
+    for (long i = 0; a.add(mix(BASE_SEED * 7 + i)); i++) {
+      inA.add(mix(BASE_SEED * 7 + i));
+    }
+    CuckooFilter b = CuckooFilters.create(config);
+    List<Long> inB = new ArrayList<>();
+    for (long i = 0; b.add(mix(BASE_SEED * 11 + i)); i++) { // full too: the two cannot fit in one
+      inB.add(mix(BASE_SEED * 11 + i));
+    }
+    byte[] before = write(b);
+    long sizeA = a.size();
+    long moved = a.addAll(b);
+    assertTrue(moved < b.size(), where + ": a full filter took all of " + b.size());
+    assertEquals(sizeA + moved, a.size(), where);
+    assertKeysFound(a, inA, where + ": a key of the full filter");
+    assertKeysFound(b, inB, where + ": a key of the merged-in filter");
+    assertTrue(Arrays.equals(before, write(b)), where + ": the merged-in filter changed");
+  }
+
+  @Test
+  void aMergeRefusesAnotherShapeOrHashOrItself() {
+    String config = configs().get(0);
+    CuckooFilter a = CuckooFilters.create(config);
+    FilterSpec spec = a.spec();
+    IllegalArgumentException self = assertThrows(IllegalArgumentException.class, () -> a.addAll(a));
+    assertTrue(self.getMessage().contains("itself"), self.getMessage());
+    String otherHash = spec.hash().orElse("xxh3").equals("murmur3") ? "xxh3" : "murmur3";
+    if (CuckooFilters.hashes().contains(otherHash) && spec.hashInstance().isEmpty()) {
+      CuckooFilter b = CuckooFilters.create(spec.toBuilder().hash(otherHash).build());
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> a.addAll(b));
+      assertTrue(e.getMessage().contains("hash"), e.getMessage());
+    }
+    for (String v : CuckooFilters.variants()) {
+      if (!v.equals(spec.variant())) {
+        SpecSchema schema = CuckooFilters.provider(v).schema();
+        CuckooFilter other = CuckooFilters.create(v + "?capacity=" + Math.max(schema.minCapacity(), 100));
+        IllegalArgumentException variant = assertThrows(IllegalArgumentException.class, () -> a.addAll(other));
+        assertTrue(variant.getMessage().contains(spec.variant()), variant.getMessage());
+      }
+    }
+    CuckooFilter larger = CuckooFilters.create(spec.toBuilder().capacity(spec.capacity().getAsLong() * 8 + 1000).build());
+    IllegalArgumentException shape = assertThrows(IllegalArgumentException.class, () -> a.addAll(larger));
+    assertTrue(shape.getMessage().contains("cannot merge"), shape.getMessage());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void aParallelCollectHoldsWhatASequentialBuildHolds(String config) {
+    String where = where(config, "collect");
+    long capacity = CuckooFilters.create(config).spec().capacity().getAsLong();
+    int n = (int) Math.min(20_000, capacity / 2);
+    List<String> keys = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      keys.add("k" + mix(BASE_SEED + i) + (i % 7 == 0 ? "" : "-" + i)); // a few repeat below
+    }
+    for (int i = 0; i < n / 20; i++) {
+      keys.add(keys.get(i * 7 % n));
+    }
+    CuckooFilter sequential = CuckooFilters.create(config);
+    long fit = sequential.addAll(keys);
+    if (fit < keys.size()) { // a shape that does not promise its capacity: the keys that fit
+      keys = new ArrayList<>(keys.subList(0, (int) fit));
+      sequential = CuckooFilters.create(config);
+      assertEquals(fit, sequential.addAll(keys), where);
+    }
+    CuckooFilter parallel;
+    try {
+      parallel = keys.parallelStream().collect(CuckooFilters.toFilter(config));
+    } catch (IllegalStateException e) {
+      assertFalse(mergesWhole(sequential.spec()), where + ": " + e);
+      assertTrue(e.getMessage().contains("ran out of room"), e.getMessage());
+      return;
+    }
+    assertEquals(sequential.size(), parallel.size(), where);
+    for (String k : keys) {
+      assertTrue(parallel.mightContain(k), where + ": " + k);
+      assertEquals(sequential.count(k), parallel.count(k), where + ": the count of " + k);
+    }
+    CuckooFilter typed;
+    try {
+      typed = keys.parallelStream().map(k -> k.getBytes(StandardCharsets.UTF_8))
+          .collect(CuckooFilters.toFilter(config, KeyEncoder.bytes()));
+    } catch (IllegalStateException e) {
+      assertFalse(mergesWhole(sequential.spec()), where + ": " + e);
+      return;
+    }
+    assertEquals(sequential.size(), typed.size(), where);
+    for (String k : keys) {
+      assertEquals(sequential.count(k), typed.count(k), where + ": the count of " + k);
+    }
   }
 
   private static void assertAllFound(CuckooFilter f, KeyMultiset model, String where) {

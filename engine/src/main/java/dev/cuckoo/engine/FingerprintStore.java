@@ -59,6 +59,17 @@ public interface FingerprintStore {
   boolean add(long keyHash);
 
   /**
+   * Stores an entry the table already encodes, in one of its two buckets, by the kick path, or
+   * in the stash: what a merge uses to move another filter's entries in at their buckets.
+   *
+   * @param bucket1 either of the entry's buckets
+   * @param fingerprint its fingerprint, {@code table.fingerprintOf(entry)}
+   * @param entry the non-zero entry
+   * @return {@code true} if stored; {@code false} if refused, losing nothing
+   */
+  boolean addEntry(long bucket1, int fingerprint, long entry);
+
+  /**
    * Stores one copy of the key's fingerprint unless {@link #mightContain} is true for it.
    *
    * @param keyHash the key's 64-bit hash

@@ -79,6 +79,7 @@ public final class PlainFingerprintStore implements FingerprintStore {
    * @param entry the non-zero entry
    * @return {@code true} if stored; {@code false} if refused, leaving everything as it was
    */
+  @Override
   public boolean addEntry(long bucket1, int fingerprint, long entry) {
     if (!table.insert(bucket1, entry)) {
       // The other bucket only when the first is full: most adds never need it.

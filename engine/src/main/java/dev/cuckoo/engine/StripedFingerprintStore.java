@@ -229,12 +229,20 @@ final class StripedFingerprintStore implements FingerprintStore {
   }
 
   private boolean add(long keyHash, boolean ifAbsent) {
-    long bucket1 = table.bucketIndex(keyHash);
     int fingerprint = table.fingerprint(keyHash);
+    return addEntry(table.bucketIndex(keyHash), fingerprint, Integer.toUnsignedLong(fingerprint), ifAbsent);
+  }
+
+  /** {@inheritDoc} Under the locks of the entry's two buckets, as {@link #add} does. */
+  @Override
+  public boolean addEntry(long bucket1, int fingerprint, long entry) {
+    return addEntry(bucket1, fingerprint, entry, false);
+  }
+
+  private boolean addEntry(long bucket1, int fingerprint, long entry, boolean ifAbsent) {
     long bucket2 = table.alternate(bucket1, fingerprint);
     int stripe1 = locks.stripe(bucket1);
     int stripe2 = locks.stripe(bucket2);
-    long entry = Integer.toUnsignedLong(fingerprint);
     for (int search = 0; search <= SEARCHES; search++) {
       if (search > 0) {
         // Both buckets were full: free a slot along a path, then try again.

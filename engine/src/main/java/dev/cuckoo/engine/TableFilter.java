@@ -4,6 +4,7 @@ import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.AbstractCuckooFilter;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 
 /**
  * A base for filters that are one {@link CuckooTable}, its {@link FingerprintStash} and the
@@ -91,6 +92,62 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   @Override
   public final void clear() {
     store.clear();
+  }
+
+  /**
+   * {@inheritDoc} A table's entries mean something only at their buckets, so the two tables
+   * must be of one class with as many buckets of as many slots, and the fingerprints of one
+   * width (the specs equal but for {@code concurrency}, and {@code capacity} where it gives the
+   * same bucket count). Every entry of the other's table and stash moves in at its bucket
+   * through {@link FingerprintStore#addEntry}: into a bucket of its two, along a kick path, or
+   * into the stash, as an add would place it. The other filter is read under {@link
+   * FingerprintStore#whileUnchanged}, so a striped one holds still (do not merge two filters
+   * into each other at the same time).
+   */
+  @Override
+  protected long addAllFrom(AbstractCuckooFilter other) {
+    if (!(other instanceof TableFilter)) {
+      throw new IllegalArgumentException("cannot merge " + other.spec() + " into " + spec() + ": not a table filter");
+    }
+    TableFilter that = (TableFilter) other;
+    CuckooTable mine = table();
+    CuckooTable theirs = that.table();
+    if (mine.getClass() != theirs.getClass() || mine.bucketCount() != theirs.bucketCount()
+        || mine.slotsPerBucket() != theirs.slotsPerBucket()
+        || !spec().fingerprintBits().equals(that.spec().fingerprintBits())) {
+      throw new IllegalArgumentException("cannot merge " + that.spec() + " (" + theirs.bucketCount() + " buckets of "
+          + theirs.slotsPerBucket() + ") into " + spec() + " (" + mine.bucketCount() + " buckets of "
+          + mine.slotsPerBucket() + "): a fingerprint only means something at its bucket, so the tables must have "
+          + "one shape; create both from one config");
+    }
+    long[] moved = {0};
+    try {
+      that.store.whileUnchanged(() -> {
+        long buckets = theirs.bucketCount();
+        int slots = theirs.slotsPerBucket();
+        for (long b = 0; b < buckets; b++) {
+          for (int s = 0; s < slots; s++) {
+            long entry = theirs.entryAt(b, s);
+            if (entry != 0) {
+              if (!store.addEntry(b, theirs.fingerprintOf(entry), entry)) {
+                return;
+              }
+              moved[0]++;
+            }
+          }
+        }
+        FingerprintStash stashed = that.stash;
+        for (int i = 0; i < stashed.size(); i++) {
+          if (!store.addEntry(stashed.bucket(i), stashed.fingerprint(i), stashed.entry(i))) {
+            return;
+          }
+          moved[0]++;
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // the action does no I/O
+    }
+    return moved[0];
   }
 
   /** {@inheritDoc} With {@code concurrency=striped}, a snapshot: writers wait until it is written. */

@@ -54,6 +54,24 @@ class RedisFiltersTest {
   }
 
   @Test
+  void aMergedChainIsOneRedisBloomAcceptsAndAnswersForTheKeysOfBoth() throws CorruptFilterException {
+    // A fingerprint can only go to a sub-filter no newer than its own (it knows its bucket only
+    // up to that size): two filters of one sub-filter with room for both merge whole.
+    List<String> first = keys("left:", 400);
+    List<String> second = keys("right:", 400);
+    ScalableCuckooFilter a = (ScalableCuckooFilter) filterOf("scalable?capacity=2000&expansion=2", first);
+    ScalableCuckooFilter b = (ScalableCuckooFilter) filterOf("scalable?capacity=2000&expansion=2", second);
+    long moved = a.addAll(b);
+    assertEquals(b.size(), moved, "two chains of one shape with room in their older sub-filters merge whole");
+    List<String> merged = new ArrayList<>(first);
+    merged.addAll(second);
+    RedisFilters.push(a, redis, "merged");
+    assertFalse(CfReplies.exists(redis, "merged", merged).contains(false), "CF.EXISTS said no to a key of the merge");
+    assertEquals(a.info(), CfReplies.info(redis, "merged"));
+    assertEquals(RedisBloomDump.dump(a), RedisBloomDump.dump(RedisFilters.pull(redis, "merged")));
+  }
+
+  @Test
   void aFilterRedisBuiltWithAddsAndDeletesPullsWithRedisBloomsOwnAnswers() throws CorruptFilterException {
     redis.cfReserve("seen", 1000, CFReserveParams.reserveParams().bucketSize(4).expansion(2).maxIterations(50));
     SplittableRandom r = new SplittableRandom(CfReplies.SEED);

@@ -141,6 +141,30 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
   }
 
   /**
+   * {@inheritDoc} Two chains of one shape (the same {@code capacity}, {@code bucketSize} and
+   * {@code expansion}) merge: every fingerprint goes to a sub-filter no newer than the one it
+   * came from, as RedisBloom's compaction moves them, so the result is a chain RedisBloom
+   * itself accepts (its dump loads with {@code CF.LOADCHUNK} and answers {@code CF.EXISTS} for
+   * the keys of both). That needs room in the older sub-filters: two full chains may not merge
+   * whole, and the merge stops where a fingerprint finds none.
+   */
+  @Override
+  protected long addAllFrom(AbstractCuckooFilter other) {
+    ScalableCuckooFilter that = (ScalableCuckooFilter) other;
+    if (!chain.sameShape(that.chain)) {
+      throw new IllegalArgumentException("cannot merge " + that.spec() + " into " + spec()
+          + ": scalable filters merge only with the same capacity, bucketSize and expansion, so that their "
+          + "sub-filters have one size index for index");
+    }
+    writeLock.lock();
+    try {
+      return that.read(() -> chain.mergeFrom(that.chain));
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
    * Compacts the chain as {@code CF.COMPACT} does: from the newest sub-filter down to the
    * second, moves each fingerprint into a free slot of an older sub-filter where it may live,
    * drops the newest sub-filters that end up empty, and restarts the count of deletes at 0.

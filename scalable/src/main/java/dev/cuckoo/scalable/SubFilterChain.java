@@ -316,6 +316,72 @@ final class SubFilterChain {
     return all;
   }
 
+  /**
+   * Moves a copy of every fingerprint of another chain of this shape in (a merge), oldest
+   * sub-filter first, stopping at the first that finds no room.
+   *
+   * <p>A fingerprint of the other's sub-filter j sits at its key's bucket reduced by that
+   * sub-filter's size, which says nothing of the key's bucket in a larger one; in this chain's
+   * sub-filters 0..j, whose sizes divide it, it is at the right bucket, so it goes there, as
+   * compaction moves fingerprints only to older sub-filters [4]: the newest of them with room
+   * at either bucket, else (growing this chain to j + 1 sub-filters where it is shorter) an
+   * empty new sub-filter j, else the kick loop in sub-filter j. So the merged chain is one
+   * RedisBloom itself could hold: every fingerprint where a CF.EXISTS of its key looks.
+   *
+   * @return the fingerprints moved in
+   */
+  long mergeFrom(SubFilterChain other) {
+    long moved = 0;
+    for (int j = 0; j < other.count; j++) {
+      SubFilter from = other.filters[j];
+      for (long bucket = 0; bucket < from.numBuckets(); bucket++) {
+        for (int slot = 0; slot < bucketSize; slot++) {
+          int fp = from.fingerprintAt(bucket, slot);
+          if (fp != 0) {
+            if (!mergeOne(j, bucket, fp)) {
+              return moved;
+            }
+            moved++;
+          }
+        }
+      }
+    }
+    return moved;
+  }
+
+  private boolean mergeOne(int j, long bucket, int fp) {
+    long alternate = SubFilter.alternate(bucket, fp);
+    for (int i = Math.min(j, count - 1); i >= 0; i--) {
+      if (filters[i].storeIfRoom(bucket, alternate, (byte) fp)) {
+        items++;
+        return true;
+      }
+    }
+    if (count <= j) {
+      while (count <= j) {
+        if (!grow()) {
+          return false;
+        }
+      }
+      filters[j].storeIfRoom(bucket, alternate, (byte) fp);
+      items++;
+      return true;
+    }
+    if (filters[j].kickInsert(bucket, fp, maxIterations)) {
+      items++;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * @param other another chain
+   * @return whether its sub-filters have this chain's sizes, index for index
+   */
+  boolean sameShape(SubFilterChain other) {
+    return initialBuckets == other.initialBuckets && bucketSize == other.bucketSize && expansion == other.expansion;
+  }
+
   /** Empties the chain back to one empty sub-filter, as a new {@code CF.RESERVE} would. */
   void clear() {
     Arrays.fill(filters, 1, count, null);

@@ -394,7 +394,7 @@ public final class StripedFingerprintStore implements FingerprintStore {
           // the stash after it.
           beginMove();
           locks.beginWriteWithExtra(stripe1, stripe2);
-          if (table.insert(bucket, entry) || table.insert(other, entry)) {
+          if (table.insert(bucket, entry) || table.insert(other, table.movedEntry(entry))) {
             stash.remove(bucket, other, fingerprint);
             stashed = stash.size();
           }

@@ -32,6 +32,7 @@ public final class SpecSchema {
   private final String variant;
   private final long minCapacity;
   private final long maxCapacity;
+  private final long defaultCapacity; // 0: required
   private final int minBits;
   private final int maxBits;
   private final int defaultBits;
@@ -50,6 +51,7 @@ public final class SpecSchema {
     this.variant = b.variant;
     this.minCapacity = b.minCapacity;
     this.maxCapacity = b.maxCapacity;
+    this.defaultCapacity = b.defaultCapacity;
     this.minBits = b.minBits;
     this.maxBits = b.maxBits;
     this.defaultBits = b.defaultBits;
@@ -81,7 +83,8 @@ public final class SpecSchema {
    * @param spec a spec for this variant
    * @return the resolved spec
    * @throws IllegalArgumentException naming the key, the value and what is allowed, for a value
-   *     out of range, a missing capacity, or an unknown key or option value (whether the hash it
+   *     out of range, a missing capacity (unless the variant has a default), or an unknown key or
+   *     option value (whether the hash it
    *     names is installed is for {@link dev.cuckoo.CuckooFilters} to check, which knows what is)
    */
   public FilterSpec resolve(FilterSpec spec) {
@@ -97,12 +100,12 @@ public final class SpecSchema {
                 + "; allowed keys: " + String.join(", ", keys()));
       }
     }
-    if (spec.capacity().isEmpty()) {
+    if (spec.capacity().isEmpty() && defaultCapacity == 0) {
       throw new IllegalArgumentException(
           FilterSpec.CAPACITY + " is missing for variant " + variant + ": give "
               + FilterSpec.CAPACITY + "=N with N in " + minCapacity + ".." + maxCapacity);
     }
-    long capacity = spec.capacity().getAsLong();
+    long capacity = spec.capacity().orElse(defaultCapacity);
     if (capacity < minCapacity || capacity > maxCapacity) {
       throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, variant, minCapacity + ".." + maxCapacity);
     }
@@ -201,6 +204,14 @@ public final class SpecSchema {
   /** @return the largest capacity allowed */
   public long maxCapacity() {
     return maxCapacity;
+  }
+
+  /**
+   * @return the capacity used when none is given, for a variant that has one (a filter that
+   *     grows, say); empty when {@code capacity} is required
+   */
+  public java.util.OptionalLong defaultCapacity() {
+    return defaultCapacity == 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(defaultCapacity);
   }
 
   /** @return the narrowest fingerprint allowed, in bits */
@@ -318,7 +329,8 @@ public final class SpecSchema {
 
   @Override
   public String toString() {
-    return variant + " schema: capacity " + minCapacity + ".." + maxCapacity + ", fingerprintBits "
+    return variant + " schema: capacity " + minCapacity + ".." + maxCapacity
+        + (defaultCapacity == 0 ? "" : " (default " + defaultCapacity + ")") + ", fingerprintBits "
         + minBits + ".." + maxBits + " (default " + defaultBits + "), bucketSize "
         + bucketSizesText() + " (default " + defaultBucket + "), maxKicks " + minKicks + ".."
         + maxKicks + " (default " + defaultKicks + "), hash default " + defaultHash
@@ -366,6 +378,7 @@ public final class SpecSchema {
     private final String variant;
     private long minCapacity = -1;
     private long maxCapacity;
+    private long defaultCapacity;
     private int minBits = -1;
     private int maxBits;
     private int defaultBits;
@@ -386,6 +399,8 @@ public final class SpecSchema {
     }
 
     /**
+     * Declares the capacities allowed; {@code capacity} is then required.
+     *
      * @param min the smallest capacity, at least 1
      * @param max the largest capacity
      * @return this builder
@@ -394,6 +409,24 @@ public final class SpecSchema {
       require(min >= 1 && min <= max, "capacity range " + min + ".." + max);
       this.minCapacity = min;
       this.maxCapacity = max;
+      this.defaultCapacity = 0;
+      return this;
+    }
+
+    /**
+     * Declares the capacities allowed and the one used when none is given, for a variant where a
+     * missing capacity has a sensible meaning (a filter that grows from a small start, say).
+     *
+     * @param min the smallest capacity, at least 1
+     * @param max the largest capacity
+     * @param defaultCapacity the capacity used when none is given, in {@code min..max}
+     * @return this builder
+     */
+    public Builder capacity(long min, long max, long defaultCapacity) {
+      capacity(min, max);
+      require(defaultCapacity >= min && defaultCapacity <= max,
+          "capacity " + min + ".." + max + " default " + defaultCapacity);
+      this.defaultCapacity = defaultCapacity;
       return this;
     }
 

@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  *
  * <p>A {@code targetFpp} is turned into the smallest fingerprint width {@code f} with {@code
  * 2b/2^f <= targetFpp} (the bound of Fan et al. [1], section 5.1), at least the variant's
- * minimum width.
+ * minimum width, and for a variant of a few widths the narrowest of them that is that wide.
  *
  * <p>[1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
  * Better Than Bloom", CoNEXT 2014.
@@ -36,6 +36,7 @@ public final class SpecSchema {
   private final int minBits;
   private final int maxBits;
   private final int defaultBits;
+  private final int[] widths; // null: every width in minBits..maxBits
   private final int[] bucketSizes; // null: every size in minBucket..maxBucket
   private final int minBucket;
   private final int maxBucket;
@@ -55,6 +56,7 @@ public final class SpecSchema {
     this.minBits = b.minBits;
     this.maxBits = b.maxBits;
     this.defaultBits = b.defaultBits;
+    this.widths = b.widths;
     this.bucketSizes = b.bucketSizes;
     this.minBucket = b.minBucket;
     this.maxBucket = b.maxBucket;
@@ -116,8 +118,8 @@ public final class SpecSchema {
     int bits;
     if (spec.fingerprintBits().isPresent()) {
       bits = spec.fingerprintBits().getAsInt();
-      if (bits < minBits || bits > maxBits) {
-        throw ConfigValues.outOfRange(FilterSpec.FINGERPRINT_BITS, bits, variant, minBits + ".." + maxBits);
+      if (!supportsFingerprintBits(bits)) {
+        throw ConfigValues.outOfRange(FilterSpec.FINGERPRINT_BITS, bits, variant, fingerprintBitsText());
       }
     } else if (spec.targetFpp().isPresent()) {
       double fpp = spec.targetFpp().getAsDouble();
@@ -129,9 +131,12 @@ public final class SpecSchema {
         throw new IllegalArgumentException(
             FilterSpec.TARGET_FPP + "=" + fpp + " needs " + bits + "-bit fingerprints with "
                 + FilterSpec.BUCKET_SIZE + "=" + bucketSize + ", out of range for variant "
-                + variant + ": " + FilterSpec.FINGERPRINT_BITS + " " + minBits + ".." + maxBits);
+                + variant + ": " + FilterSpec.FINGERPRINT_BITS + " " + fingerprintBitsText());
       }
       bits = Math.max(bits, minBits);
+      while (!supportsFingerprintBits(bits)) {
+        bits++; // the narrowest supported width that is at least as wide
+      }
     } else {
       bits = defaultBits;
     }
@@ -222,6 +227,21 @@ public final class SpecSchema {
   /** @return the widest fingerprint allowed, in bits */
   public int maxFingerprintBits() {
     return maxBits;
+  }
+
+  /**
+   * @param bits a fingerprint width
+   * @return whether the variant supports it
+   */
+  public boolean supportsFingerprintBits(int bits) {
+    return widths == null ? bits >= minBits && bits <= maxBits : Arrays.binarySearch(widths, bits) >= 0;
+  }
+
+  /** @return the supported fingerprint widths as text: {@code 4..32} or {@code 16, 32} */
+  public String fingerprintBitsText() {
+    return widths == null
+        ? minBits + ".." + maxBits
+        : Arrays.stream(widths).mapToObj(Integer::toString).collect(Collectors.joining(", "));
   }
 
   /** @return the fingerprint width used when neither width nor target FPP is given */
@@ -331,7 +351,7 @@ public final class SpecSchema {
   public String toString() {
     return variant + " schema: capacity " + minCapacity + ".." + maxCapacity
         + (defaultCapacity == 0 ? "" : " (default " + defaultCapacity + ")") + ", fingerprintBits "
-        + minBits + ".." + maxBits + " (default " + defaultBits + "), bucketSize "
+        + fingerprintBitsText() + " (default " + defaultBits + "), bucketSize "
         + bucketSizesText() + " (default " + defaultBucket + "), maxKicks " + minKicks + ".."
         + maxKicks + " (default " + defaultKicks + "), hash default " + defaultHash
         + ", concurrency " + concurrencyText() + " (default none)"
@@ -382,6 +402,7 @@ public final class SpecSchema {
     private int minBits = -1;
     private int maxBits;
     private int defaultBits;
+    private int[] widths;
     private int[] bucketSizes;
     private int minBucket = -1;
     private int maxBucket;
@@ -442,6 +463,26 @@ public final class SpecSchema {
       this.minBits = min;
       this.maxBits = max;
       this.defaultBits = defaultBits;
+      this.widths = null;
+      return this;
+    }
+
+    /**
+     * Declares a variant that supports only some fingerprint widths (the lane widths of its
+     * table, say); a {@code targetFpp} then gives the narrowest of them that is wide enough.
+     *
+     * @param defaultBits the width used when none is given (one of {@code allowed})
+     * @param allowed every supported width, each 1..64
+     * @return this builder
+     */
+    public Builder fingerprintWidths(int defaultBits, int... allowed) {
+      int[] sorted = allowed.clone();
+      Arrays.sort(sorted);
+      require(sorted.length > 0 && sorted[0] >= 1 && sorted[sorted.length - 1] <= 64
+          && Arrays.binarySearch(sorted, defaultBits) >= 0,
+          "fingerprint widths " + Arrays.toString(allowed) + " default " + defaultBits);
+      fingerprintBits(sorted[0], sorted[sorted.length - 1], defaultBits);
+      this.widths = sorted;
       return this;
     }
 

@@ -449,7 +449,7 @@ public abstract class CuckooFilterContractTest {
     int overBits = schema.maxFingerprintBits() + 1;
     if (overBits <= 64) {
       cases.add(new String[] {base + "&fingerprintBits=" + overBits, "fingerprintBits", Integer.toString(overBits), v,
-          schema.minFingerprintBits() + ".." + schema.maxFingerprintBits()});
+          schema.fingerprintBitsText()});
     } else {
       cases.add(new String[] {base + "&fingerprintBits=" + overBits, "fingerprintBits", Integer.toString(overBits), "1..64"});
     }

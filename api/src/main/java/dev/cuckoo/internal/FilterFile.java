@@ -79,7 +79,7 @@ public final class FilterFile {
   }
 
   /**
-   * Writes a filter file. The stream is flushed, not closed.
+   * Writes a filter file with the hash the spec names. The stream is flushed, not closed.
    *
    * @param out where to write
    * @param spec the filter's resolved spec
@@ -90,6 +90,22 @@ public final class FilterFile {
    */
   public static void write(OutputStream out, FilterSpec spec, long payloadLength, PayloadWriter payload)
       throws IOException {
+    write(out, spec, spec.hashStrategy(), payloadLength, payload);
+  }
+
+  /**
+   * Writes a filter file. The stream is flushed, not closed.
+   *
+   * @param out where to write
+   * @param spec the filter's resolved spec
+   * @param hash the hash the filter's keys were hashed with, for the hash check
+   * @param payloadLength how many bytes {@code payload} writes
+   * @param payload writes the variant's payload
+   * @throws IOException if writing fails
+   * @throws IllegalStateException if the payload writer writes a different number of bytes
+   */
+  public static void write(OutputStream out, FilterSpec spec, HashStrategy hash, long payloadLength,
+      PayloadWriter payload) throws IOException {
     Objects.requireNonNull(out, "out must not be null");
     byte[] variant = spec.variant().getBytes(StandardCharsets.US_ASCII);
     byte[] specBytes = spec.toString().getBytes(StandardCharsets.UTF_8);
@@ -103,7 +119,7 @@ public final class FilterFile {
     o.write(variant);
     o.writeInt(specBytes.length);
     o.write(specBytes);
-    for (long h : hashCheck(spec.hashStrategy())) {
+    for (long h : hashCheck(hash)) {
       o.writeLong(h);
     }
     o.writeLong(payloadLength);
@@ -184,13 +200,16 @@ public final class FilterFile {
               "the file uses hash " + spec.hash().orElse("(none)") + ", not the given " + hash.name());
         }
         spec = spec.toBuilder().hash(hash).build();
-      } else if (spec.hash().isPresent() && !ProviderRegistry.hashes().contains(spec.hash().get())) {
-        throw new IllegalArgumentException(
-            "the filter's hash '" + spec.hash().get() + "' is not installed (installed hashes: "
-                + String.join(", ", ProviderRegistry.hashes()) + "); if the filter was built with a"
-                + " HashStrategy instance, read it with CuckooFilters.read(in, hash), passing that instance");
       }
       spec = provider.validate(spec);
+      if (hash == null) {
+        try {
+          ProviderRegistry.requireInstalledHash(spec);
+        } catch (IllegalArgumentException notInstalled) {
+          throw new IllegalArgumentException(notInstalled.getMessage() + "; if the filter was built with a"
+              + " HashStrategy instance, read it with CuckooFilters.read(in, hash), passing that instance");
+        }
+      }
       if (check != null) {
         requireSameHash(check, spec, hash != null);
       }

@@ -95,14 +95,26 @@ public final class ProviderRegistry {
     Objects.requireNonNull(spec, "spec must not be null");
     FilterProvider provider = provider(spec.variant());
     FilterSpec resolved = provider.validate(spec);
-    if (resolved.hashInstance().isEmpty()) {
-      String hash = resolved.hash().orElseThrow(
-          () -> new IllegalStateException("provider of variant " + spec.variant() + " resolved no hash: " + resolved));
-      if (!hashes().contains(hash)) {
-        throw new IllegalArgumentException(FilterSpec.HASH + "=" + hash + " is not installed" + installedHashes(hash));
-      }
-    }
+    requireInstalledHash(resolved);
     return new Resolved(provider, resolved);
+  }
+
+  /**
+   * Checks that the hash a resolved spec names is installed, unless the spec holds an instance:
+   * what every path from a spec to a filter checks after the variant resolved it.
+   *
+   * @param resolved a spec its variant resolved
+   * @throws IllegalArgumentException if the hash is not installed, listing those that are
+   */
+  public static void requireInstalledHash(FilterSpec resolved) {
+    if (resolved.hashInstance().isPresent()) {
+      return;
+    }
+    String hash = resolved.hash().orElseThrow(
+        () -> new IllegalStateException("provider of variant " + resolved.variant() + " resolved no hash: " + resolved));
+    if (!hashes().contains(hash)) {
+      throw new IllegalArgumentException(FilterSpec.HASH + "=" + hash + " is not installed" + installedHashes(hash));
+    }
   }
 
   /**

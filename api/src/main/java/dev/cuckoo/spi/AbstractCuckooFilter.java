@@ -160,7 +160,7 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
 
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    FilterFile.write(out, spec, payloadLength(), this::writePayload);
+    FilterFile.write(out, spec, hash, payloadLength(), this::writePayload);
   }
 
   /*

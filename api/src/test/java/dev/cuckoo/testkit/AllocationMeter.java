@@ -56,6 +56,24 @@ public final class AllocationMeter {
   }
 
   /**
+   * Counts what an action allocates beyond what the meter itself does: the least of five
+   * measured runs (the JVM now and then allocates on the thread while it compiles), less the
+   * least the meter's own reflective call allocates. 0 for an action that allocates nothing.
+   *
+   * @param action what to measure; run ten times
+   * @return the bytes it allocates, at least 0
+   */
+  public static long allocatedBeyondTheMeter(Runnable action) {
+    long meterItself = Long.MAX_VALUE;
+    long allocated = Long.MAX_VALUE;
+    for (int round = 0; round < 5; round++) {
+      meterItself = Math.min(meterItself, allocatedBy(() -> { }));
+      allocated = Math.min(allocated, allocatedBy(action));
+    }
+    return Math.max(0, allocated - meterItself);
+  }
+
+  /**
    * Counts what a filter's hot paths allocate: adds every key (past the filter's capacity, if
    * there are enough keys, so that kicks, their undo and the stash run), then looks up, counts
    * and add-if-absents each, then removes each; as {@link #allocatedBy} runs it.

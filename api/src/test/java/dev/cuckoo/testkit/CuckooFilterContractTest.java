@@ -513,6 +513,85 @@ public abstract class CuckooFilterContractTest {
     return Stream.concat(configs, Stream.of(noVariant));
   }
 
+  // ---------------------------------------------------------------- threads and sizes
+
+  /**
+   * {@code concurrency=threadsafe} is the one value every variant takes: it resolves to the
+   * variant's own thread-safe mode, and four threads adding distinct keys at once lose none.
+   * A variant without a thread-safe mode refuses it with a message saying so.
+   */
+  @Test
+  void concurrencyThreadsafeIsAcceptedAndSafeForWriters() throws InterruptedException {
+    SpecSchema schema = CuckooFilters.provider(variant()).schema();
+    long capacity = Math.max(schema.minCapacity(), Math.min(40_000, schema.maxCapacity()));
+    String config = variant() + "?capacity=" + capacity + "&concurrency=threadsafe";
+    String where = where(config, "threadsafe");
+    if (schema.threadSafeMode().isEmpty()) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.create(config), where);
+      assertTrue(e.getMessage().contains("concurrency=threadsafe") && e.getMessage().contains("no thread-safe mode"),
+          where + ": " + e.getMessage());
+      return;
+    }
+    CuckooFilter f = CuckooFilters.create(config);
+    assertEquals(schema.threadSafeMode().get(), f.spec().concurrency().orElseThrow(), where);
+    assertEquals(f.spec(), CuckooFilters.create(f.spec()).spec(), where + ": resolving the resolved spec");
+    int threads = 4;
+    int perThread = (int) Math.min(5_000, capacity * 3 / 4 / threads);
+    long salt = random("threadsafe", config).nextLong();
+    java.util.concurrent.atomic.AtomicLong refused = new java.util.concurrent.atomic.AtomicLong();
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      long first = salt + (long) t * perThread;
+      workers.add(new Thread(() -> {
+        for (int i = 0; i < perThread; i++) {
+          if (!f.add(mix(first + i))) {
+            refused.incrementAndGet();
+          }
+        }
+      }));
+    }
+    workers.forEach(Thread::start);
+    for (Thread w : workers) {
+      w.join();
+    }
+    assertEquals(0, refused.get(), where + ": adds refused below capacity");
+    assertEquals((long) threads * perThread, f.size(), where + ": size after concurrent adds");
+    for (long i = 0; i < (long) threads * perThread; i++) {
+      if (!f.mightContain(mix(salt + i))) {
+        fail(where + ": key " + i + " added by a thread was lost");
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void capacityIsTheConfigsAndLoadIsSizeOverSlots(String config) {
+    CuckooFilter f = CuckooFilters.create(config);
+    String where = where(config, "capacity");
+    assertEquals(f.spec().capacity().getAsLong(), f.capacity(), where + ": capacity() of a new filter");
+    long n = Math.min(1_000, f.capacity() / 2);
+    for (long i = 0; i < n; i++) {
+      f.add(i);
+    }
+    assertTrue(f.slots() > 0, where + ": slots " + f.slots());
+    assertEquals((double) f.size() / f.slots(), f.loadFactor(), 1e-12, where + ": loadFactor");
+  }
+
+  @Test
+  void nullKeysAreRejectedNamingTheKey() {
+    CuckooFilter f = CuckooFilters.create(variant() + "?capacity="
+        + Math.max(CuckooFilters.provider(variant()).schema().minCapacity(), 100));
+    for (org.junit.jupiter.api.function.Executable call : List.<org.junit.jupiter.api.function.Executable>of(
+        () -> f.add((byte[]) null), () -> f.add((CharSequence) null),
+        () -> f.addIfAbsent((byte[]) null), () -> f.addIfAbsent((CharSequence) null),
+        () -> f.mightContain((byte[]) null), () -> f.mightContain((CharSequence) null),
+        () -> f.remove((byte[]) null), () -> f.remove((CharSequence) null),
+        () -> f.count((byte[]) null), () -> f.count((CharSequence) null))) {
+      assertEquals("key must not be null", assertThrows(NullPointerException.class, call).getMessage());
+    }
+    assertEquals(0, f.size());
+  }
+
   @Test
   void variantIsInstalled() {
     assertTrue(CuckooFilters.variants().contains(variant()), "installed: " + CuckooFilters.variants());

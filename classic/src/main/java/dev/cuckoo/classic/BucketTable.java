@@ -17,7 +17,7 @@ import java.io.IOException;
  * 2^31 slots work. Nothing here allocates after construction. An entry of this table is its
  * fingerprint: no value rides beside it.
  */
-abstract class BucketTable implements CuckooTable {
+abstract sealed class BucketTable implements CuckooTable permits ByteBucketTable, WordBucketTable {
   /** The most longs one table may hold: Java arrays stop a little below 2^31 elements. */
   static final long MAX_WORDS = Integer.MAX_VALUE - 8;
   /** The most buckets {@link ByteBucketTable} holds, one {@code int} each. */

@@ -90,7 +90,7 @@ abstract sealed class ClassicFilter extends TableFilter
   @Override
   public long sizeInBytes() {
     BucketTable table = table();
-    return table.tableBytes() + table.extraBytes() + (long) stash.slots() * FingerprintStash.ENTRY_BYTES;
+    return table.tableBytes() + table.extraBytes() + stash.memoryBytes();
   }
 
   @Override

@@ -35,8 +35,9 @@ import java.io.IOException;
  *       fingerprints to about 2·10^9 with 32-bit ones;
  *   <li>a refused add changes nothing; a few keys that no arrangement of the table can hold
  *       wait in a stash of 8 slots, which lookups, counts and removes also search;
- *   <li>{@code capacity()} counts the table's slots and the stash's; {@code sizeInBytes()} the
- *       table, the stash and a small table of precomputed alternate-bucket offsets.
+ *   <li>{@code capacity()} is the configured capacity; {@code slots()} counts the table's slots
+ *       and the stash's; {@code sizeInBytes()} the table, the stash and a small table of
+ *       precomputed alternate-bucket offsets.
  * </ul>
  *
  * <p>Thread safety: with {@code concurrency=none} a filter is not thread-safe. With {@code
@@ -46,8 +47,8 @@ import java.io.IOException;
  * and either retries when a writer may have changed what it read), a
  * writer locks the stripes of the key's two buckets, {@code addIfAbsent} checks and inserts
  * under those locks, {@code writeTo} writes a consistent snapshot, and {@code size()} is exact
- * whenever no writer is running. A lookup that begins after an add returned finds the key. See
- * {@link dev.cuckoo.engine.StripedFingerprintStore}.
+ * whenever no writer is running. A lookup that begins after an add returned finds the key
+ * (the engine's striped fingerprint store, see the guide's operations chapter).
  */
 @AutoService(FilterProvider.class)
 public final class ClassicProvider implements FilterProvider {

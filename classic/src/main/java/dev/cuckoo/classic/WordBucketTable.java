@@ -9,7 +9,7 @@ import java.util.Arrays;
  * A {@link BucketTable} stored as the payload layout itself: the slots' bit string in a {@code
  * long[]}, possibly followed by a padding word.
  */
-abstract class WordBucketTable extends BucketTable {
+abstract sealed class WordBucketTable extends BucketTable permits ShortBucketTable, PackedBucketTable {
   /** The table; may be longer than {@link #payloadWords} (a zero padding word). */
   final long[] words;
 

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -41,12 +42,15 @@ import picocli.CommandLine.Spec;
       InfoCommand.class,
       ExportRedisCommand.class,
       ImportRedisCommand.class,
+      PushRedisCommand.class,
+      PullRedisCommand.class,
       CompareCommand.class,
       CommandLine.HelpCommand.class
     },
     description = {
       "Cuckoo filters from the command line: build a filter file from keys, query it, inspect "
-          + "it, move it to and from Redis (RedisBloom's chunks), and compare the variants.",
+          + "it, move it to and from Redis (a live server, or RedisBloom's chunks in files), and "
+          + "compare the variants.",
     },
     footer = {
       "",
@@ -77,6 +81,9 @@ public final class CuckooCommand implements Callable<Integer> {
 
   /** What an input of {@code -} reads; tests give their own. */
   InputStream stdin = System.in;
+
+  /** The environment (for {@code REDISCLI_AUTH}); tests give their own. */
+  Function<String, String> environment = System::getenv;
 
   /**
    * Runs the command and exits with its status.

@@ -10,6 +10,9 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import picocli.CommandLine;
 
 /**
  * One run of the {@code cuckoo} command through its entry point, {@link
@@ -28,10 +31,21 @@ record CommandRun(int status, String out, String err) {
 
   /** Runs {@code cuckoo ARGS} with {@code stdin} as standard input. */
   static CommandRun withStdin(byte[] stdin, String... args) {
+    return run(stdin, System::getenv, args);
+  }
+
+  /** Runs {@code cuckoo ARGS} with these environment variables and no others. */
+  static CommandRun withEnvironment(Map<String, String> environment, String... args) {
+    return run(new byte[0], environment::get, args);
+  }
+
+  private static CommandRun run(byte[] stdin, Function<String, String> environment, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int status = CuckooCommand.commandLine(new ByteArrayInputStream(stdin), new PrintWriter(out, true),
-        new PrintWriter(err, true)).execute(args);
+    CommandLine cl = CuckooCommand.commandLine(new ByteArrayInputStream(stdin), new PrintWriter(out, true),
+        new PrintWriter(err, true));
+    ((CuckooCommand) cl.getCommand()).environment = environment;
+    int status = cl.execute(args);
     return new CommandRun(status, out.toString(), err.toString());
   }
 

@@ -37,13 +37,18 @@ class RedisCommandsTest {
 
   @TempDir Path dir;
 
-  private static CuckooFilter read(Path file) throws IOException {
+  static CuckooFilter read(Path file) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
       return CuckooFilters.read(in);
     }
   }
 
   private Path buildScalable(int keys) throws IOException {
+    return buildScalable(dir, keys);
+  }
+
+  /** @return {@code dir/s.cuckoo}, built by {@code cuckoo build} from the keys {@code key-0 .. key-(keys-1)} */
+  static Path buildScalable(Path dir, int keys) throws IOException {
     Path input = Files.write(dir.resolve("keys.txt"), IntStream.range(0, keys).mapToObj(i -> "key-" + i)
         .collect(Collectors.toList()), StandardCharsets.UTF_8);
     Path filter = dir.resolve("s.cuckoo");

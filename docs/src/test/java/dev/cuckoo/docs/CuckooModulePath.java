@@ -20,11 +20,13 @@ final class CuckooModulePath {
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     for (String entry : classPath.split(File.pathSeparator)) {
       String name = Paths.get(entry).toString().replace('\\', '/');
-      // Every library module: the jars of the reactor's artifacts, or their class folders; not
-      // the command line, the benchmarks or these docs, which are applications, not modules.
+      // Every library module whose requirements are the library's own: the jars of the
+      // reactor's artifacts, or their class folders. Not the command line, the benchmarks or
+      // these docs (applications, not modules), nor redis, which needs Jedis and its own
+      // dependencies on the module path.
       boolean cuckooModule = (name.matches(".*/cuckoo-[a-z-]+-[0-9][^/]*\\.jar")
               || name.matches(".*/[a-z-]+/target/classes"))
-          && !name.matches(".*/(cuckoo-)?(cli|benchmarks|docs)[-/].*");
+          && !name.matches(".*/(cuckoo-)?(cli|benchmarks|docs|redis)[-/].*");
       if (cuckooModule && !name.contains("tests")) {
         modules.add(entry);
       } else if (name.contains("zero-allocation-hashing")) {

@@ -18,7 +18,8 @@ import java.io.IOException;
  *
  * <p>In a variant's payload a stash is {@link #payloadBytes()} bytes: an {@code int} count, then
  * per entry a {@code long} bucket and an {@code int} fingerprint ({@link #writeTo}, {@link
- * #read}); a variant whose entries carry values writes those itself.
+ * #read}); a variant whose entries carry values writes its entries itself and rebuilds a stash
+ * from them with {@link #add(long, int, long)}.
  */
 public final class FingerprintStash {
 
@@ -41,8 +42,10 @@ public final class FingerprintStash {
 
   /** The stash size that {@link CuckooSizing} assumes. */
   public static final int DEFAULT_SLOTS = 8;
-  /** Bytes of one entry, in memory and in a payload: its bucket and its fingerprint. */
+  /** Bytes of one entry in a payload: its bucket and its fingerprint. */
   public static final int ENTRY_BYTES = Long.BYTES + Integer.BYTES;
+  /** Bytes of one slot in memory: its bucket, its fingerprint and its whole table entry. */
+  private static final int SLOT_MEMORY_BYTES = Long.BYTES + Integer.BYTES + Long.BYTES;
 
   private final long[] buckets;
   private final int[] fingerprints;
@@ -65,6 +68,11 @@ public final class FingerprintStash {
   /** @return how many fingerprints it can hold */
   public int slots() {
     return buckets.length;
+  }
+
+  /** @return the bytes its slots take in memory */
+  public long memoryBytes() {
+    return (long) slots() * SLOT_MEMORY_BYTES;
   }
 
   /** @return how many fingerprints it holds */
@@ -194,6 +202,33 @@ public final class FingerprintStash {
   }
 
   /**
+   * @param bucket1 one candidate bucket of the key
+   * @param bucket2 the other
+   * @param entry the whole table entry
+   * @return whether the stash holds that entry with one of the buckets
+   */
+  public boolean containsEntry(long bucket1, long bucket2, long entry) {
+    return indexOfEntry(bucket1, bucket2, entry) >= 0;
+  }
+
+  /**
+   * Removes one slot holding exactly this entry (fingerprint and value) with one of the buckets.
+   *
+   * @param bucket1 one candidate bucket of the key
+   * @param bucket2 the other
+   * @param entry the whole table entry
+   * @return {@code false} if no slot holds it
+   */
+  public boolean removeEntry(long bucket1, long bucket2, long entry) {
+    int i = indexOfEntry(bucket1, bucket2, entry);
+    if (i < 0) {
+      return false;
+    }
+    removeAt(i);
+    return true;
+  }
+
+  /**
    * Moves every entry that now fits into an empty slot of either of its buckets back into the
    * table (no kicks).
    *
@@ -277,6 +312,15 @@ public final class FingerprintStash {
   private int indexOf(long bucket1, long bucket2, int fingerprint) {
     for (int i = 0; i < size; i++) {
       if (matches(i, bucket1, bucket2, fingerprint)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private int indexOfEntry(long bucket1, long bucket2, long entry) {
+    for (int i = 0; i < size; i++) {
+      if (entries[i] == entry && (buckets[i] == bucket1 || buckets[i] == bucket2)) {
         return i;
       }
     }

@@ -31,8 +31,6 @@ public final class PlainFingerprintStore implements FingerprintStore {
   private final FingerprintStash stash;
   private final KickPath kicks;
   private long size;
-  /** Whether the stash holds anything: one field for lookups to test. */
-  private boolean stashInUse;
 
   /**
    * @param table the table, with an even bucket count
@@ -45,7 +43,6 @@ public final class PlainFingerprintStore implements FingerprintStore {
     this.stash = stash;
     this.kicks = kicks;
     this.size = size;
-    this.stashInUse = stash.size() != 0;
   }
 
   /** @return the items stored, in the table and the stash */
@@ -70,7 +67,7 @@ public final class PlainFingerprintStore implements FingerprintStore {
   public boolean add(long keyHash) {
     long bucket1 = table.bucketIndex(keyHash);
     int fingerprint = table.fingerprint(keyHash);
-    return addEntry(bucket1, table.alternate(bucket1, fingerprint), Integer.toUnsignedLong(fingerprint));
+    return addEntry(bucket1, fingerprint, Integer.toUnsignedLong(fingerprint));
   }
 
   /**
@@ -78,18 +75,19 @@ public final class PlainFingerprintStore implements FingerprintStore {
    * its two buckets, relocating others along the kick path, or in the stash.
    *
    * @param bucket1 the entry's first bucket
-   * @param bucket2 its other bucket, {@code table.alternate(bucket1, table.fingerprintOf(entry))}
+   * @param fingerprint its fingerprint, {@code table.fingerprintOf(entry)}
    * @param entry the non-zero entry
    * @return {@code true} if stored; {@code false} if refused, leaving everything as it was
    */
-  public boolean addEntry(long bucket1, long bucket2, long entry) {
+  public boolean addEntry(long bucket1, int fingerprint, long entry) {
     if (!table.insert(bucket1, entry)) {
+      // The other bucket only when the first is full: most adds never need it.
+      long bucket2 = table.alternate(bucket1, fingerprint);
       if (!table.insert(bucket2, entry)
           && !kicks.relocate(table, bucket1, bucket2, entry)
-          && !stash.add(bucket1, table.fingerprintOf(entry), entry)) {
+          && !stash.add(bucket1, fingerprint, entry)) {
         return false;
       }
-      stashInUse = stash.size() != 0;
     }
     size++;
     return true;
@@ -101,11 +99,7 @@ public final class PlainFingerprintStore implements FingerprintStore {
    */
   @Override
   public boolean mightContain(long keyHash) {
-    return table.containsHash(keyHash) || stashMightContain(keyHash);
-  }
-
-  private boolean stashMightContain(long keyHash) {
-    return stashInUse && stash.mightContain(table, keyHash);
+    return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
   }
 
   /**
@@ -118,16 +112,27 @@ public final class PlainFingerprintStore implements FingerprintStore {
   public boolean remove(long keyHash) {
     long bucket1 = table.bucketIndex(keyHash);
     int fingerprint = table.fingerprint(keyHash);
+    return removeEntry(bucket1, fingerprint, Integer.toUnsignedLong(fingerprint));
+  }
+
+  /**
+   * Removes one copy of exactly this entry (fingerprint and value) from either of its buckets
+   * or the stash; then moves what the freed slot lets back from the stash.
+   *
+   * @param bucket1 the entry's first bucket
+   * @param fingerprint its fingerprint, {@code table.fingerprintOf(entry)}
+   * @param entry the non-zero entry
+   * @return {@code false} if neither bucket nor the stash holds it
+   */
+  public boolean removeEntry(long bucket1, int fingerprint, long entry) {
     long bucket2 = table.alternate(bucket1, fingerprint);
-    long entry = Integer.toUnsignedLong(fingerprint);
     if (table.remove(bucket1, entry) || table.remove(bucket2, entry)) {
-      if (stashInUse) {
+      if (stash.size() != 0) {
         stash.reinsert(table);
       }
-    } else if (!stash.remove(bucket1, bucket2, fingerprint)) {
+    } else if (!stash.removeEntry(bucket1, bucket2, entry)) {
       return false;
     }
-    stashInUse = stash.size() != 0;
     size--;
     return true;
   }
@@ -150,7 +155,6 @@ public final class PlainFingerprintStore implements FingerprintStore {
   public void clear() {
     table.clear();
     stash.clear();
-    stashInUse = false;
     size = 0;
   }
 

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
  * buckets back to back in {@code long[]} words and write a bucket by storing only to the words
  * it occupies. Entries move whole (fingerprint and value, see {@link CuckooTable}).
  */
-public final class StripedFingerprintStore implements FingerprintStore {
+final class StripedFingerprintStore implements FingerprintStore {
 
   /*
    * Lookups read both buckets optimistically under the version counters of their stripes
@@ -35,7 +35,7 @@ public final class StripedFingerprintStore implements FingerprintStore {
    * addIfAbsent). After SEARCHES paths that other writers spoilt or that found no room, the
    * fingerprint goes to the stash.
    *
-   * Lookups on a table whose slot writes are isolated (SearchableTable.isolatesSlotWrites: a
+   * Lookups on a table whose slot writes are isolated (CuckooTable.isolatesSlotWrites: a
    * write leaves every other slot's bits intact) need not read the stripe versions at all. On
    * such a table an add or a remove changes only the slot it writes, so the one thing that can
    * hide a stored fingerprint from a reader is a move between its two buckets (or from the
@@ -110,7 +110,7 @@ public final class StripedFingerprintStore implements FingerprintStore {
    * @param seed the seed of the paths' random choices
    * @param size the items the table and the stash hold now
    */
-  public StripedFingerprintStore(CuckooTable table, FingerprintStash stash, long bucketBits, int maxKicks, long seed, long size) {
+  StripedFingerprintStore(CuckooTable table, FingerprintStash stash, long bucketBits, int maxKicks, long seed, long size) {
     if (maxKicks < 0) {
       throw new IllegalArgumentException("maxKicks " + maxKicks + " is negative");
     }
@@ -126,7 +126,7 @@ public final class StripedFingerprintStore implements FingerprintStore {
   }
 
   /** @return the number of stripes the table's buckets are locked in */
-  public int stripes() {
+  int stripes() {
     return locks.stripes();
   }
 
@@ -389,13 +389,16 @@ public final class StripedFingerprintStore implements FingerprintStore {
       int stripe2 = locks.stripe(other);
       locks.lockWithExtra(stripe1, stripe2);
       try {
-        if (stash.contains(bucket, other, fingerprint)) {
+        // The entry read under the stash's lock alone may have left since: move it only if the
+        // stash still holds that very entry (fingerprint and value) now that both buckets are
+        // locked too.
+        if (stash.containsEntry(bucket, other, entry)) {
           // A move from the stash into the table: a lookup could read the table before and
           // the stash after it.
           beginMove();
           locks.beginWriteWithExtra(stripe1, stripe2);
           if (table.insert(bucket, entry) || table.insert(other, table.movedEntry(entry))) {
-            stash.remove(bucket, other, fingerprint);
+            stash.removeEntry(bucket, other, entry);
             stashed = stash.size();
           }
           locks.endWriteWithExtra(stripe1, stripe2);

@@ -57,4 +57,67 @@ class PlainFingerprintStoreTest {
     assertFalse(store.mightContain(keys[0]));
     assertFalse(store.remove(keys[0]));
   }
+
+  /**
+   * A table whose entries carry values (a record's offset, say): through kicks, the stash, its
+   * reinserts and removals of exact entries, every value stays with its fingerprint, and
+   * removing one entry never takes another that shares its fingerprint and buckets.
+   */
+  @Test
+  void valuesStayWithTheirFingerprintsThroughKicksTheStashAndRemovals() {
+    ArrayTable table = new ArrayTable(16, 2);
+    FingerprintStash stash = new FingerprintStash(4);
+    PlainFingerprintStore store = new PlainFingerprintStore(table, stash, new KickPath(50, 3), 0);
+    SplittableRandom r = TestSeed.random("valued entries");
+    Map<Long, long[]> stored = new HashMap<>(); // value -> {bucket1, fingerprint}
+    long value = 1;
+    int refused = 0;
+    // Few fingerprints, so that entries share fingerprints and buckets and the stash fills.
+    while (refused < 20) {
+      long bucket1 = r.nextInt(16);
+      int fingerprint = 1 + r.nextInt(3);
+      long entry = ArrayTable.entry(fingerprint, value);
+      if (store.addEntry(bucket1, fingerprint, entry)) {
+        stored.put(value, new long[] {bucket1, fingerprint});
+      } else {
+        refused++;
+      }
+      value++;
+    }
+    assertTrue(stash.size() > 0, "the stash was used");
+    assertHoldsExactly(table, stash, stored);
+    // Remove entries in random order; each removal must take exactly the entry named.
+    java.util.List<Long> values = new java.util.ArrayList<>(stored.keySet());
+    java.util.Collections.shuffle(values, new java.util.Random(r.nextLong()));
+    for (long v : values) {
+      long[] at = stored.remove(v);
+      assertTrue(store.removeEntry(at[0], (int) at[1], ArrayTable.entry((int) at[1], v)), "remove of value " + v);
+      assertHoldsExactly(table, stash, stored);
+      assertEquals(stored.size(), store.size());
+    }
+  }
+
+  /** Every stored value, and nothing else, sits with its fingerprint in its buckets or the stash. */
+  private static void assertHoldsExactly(ArrayTable table, FingerprintStash stash, Map<Long, long[]> stored) {
+    Map<Long, Long> where = new HashMap<>(); // value -> bucket it sits in (-1: the stash)
+    for (int b = 0; b < 16; b++) {
+      for (int s = 0; s < 2; s++) {
+        long e = table.entryAt(b, s);
+        if (e != 0) {
+          assertEquals(null, where.put(e >>> 16, (long) b), "value " + (e >>> 16) + " twice");
+        }
+      }
+    }
+    for (int i = 0; i < stash.size(); i++) {
+      assertEquals(null, where.put(stash.entry(i) >>> 16, -1L), "value " + (stash.entry(i) >>> 16) + " twice");
+    }
+    assertEquals(stored.keySet(), where.keySet(), "the values held");
+    for (Map.Entry<Long, long[]> e : stored.entrySet()) {
+      long bucket1 = e.getValue()[0];
+      int fingerprint = (int) e.getValue()[1];
+      long bucket2 = PartialKeyHashing.alternateBucket(bucket1, fingerprint, 16);
+      long at = where.get(e.getKey());
+      assertTrue(at == bucket1 || at == bucket2 || at == -1, "value " + e.getKey() + " left its buckets");
+    }
+  }
 }

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Moves a {@link ScalableCuckooFilter} to and from RedisBloom in the chunks of {@code
@@ -17,6 +18,9 @@ import java.util.Objects;
  * List<Chunk> chunks = RedisBloomDump.dump(filter);      // each: CF.LOADCHUNK key iterator data
  * CuckooFilter copy = RedisBloomDump.load(chunks);       // from CF.SCANDUMP's replies
  * }</pre>
+ *
+ * <p>A large filter moves without a second copy of it in memory: {@link #dump(CuckooFilter,
+ * Consumer)} hands over one chunk at a time, and a {@link Loader} takes them one at a time.
  *
  * <p>A dump is a header chunk (iterator 1, 38 bytes: see RedisBloom's {@code CF.SCANDUMP}) and
  * then the sub-filters' bytes, oldest first, in chunks that never cross a sub-filter boundary:
@@ -133,10 +137,36 @@ public final class RedisBloomDump {
    */
   public static List<Chunk> dump(CuckooFilter filter) {
     List<Chunk> chunks = new ArrayList<>();
-    for (Chunk c = scanDump(filter, 0); c.iterator() != 0; c = scanDump(filter, c.iterator())) {
-      chunks.add(c);
-    }
+    dump(filter, chunks::add);
     return chunks;
+  }
+
+  /**
+   * Dumps a whole filter one chunk at a time: hands {@code sink} every chunk {@link #scanDump}
+   * returns from iterator 0 on, header first, without the final empty one, each as soon as it
+   * is cut, so a dump holds at most one chunk ({@link #MAX_CHUNK_BYTES}) beyond what the sink
+   * keeps. An empty filter hands over nothing.
+   *
+   * <p>With {@code concurrency=locked} the whole dump runs under the filter's read lock: the
+   * chunks are one state of the filter, and writers wait until the sink has taken the last one.
+   * The sink must not write to the filter (it would wait for itself). An exception the sink
+   * throws ends the dump and reaches the caller.
+   *
+   * @param filter a filter of variant {@code scalable} with hash {@code murmur64a}, seed 0
+   * @param sink takes each chunk, for example with {@code CF.LOADCHUNK key iterator data}
+   * @throws IllegalArgumentException if the filter is of another variant or hash
+   * @throws NullPointerException if an argument is null
+   */
+  public static void dump(CuckooFilter filter, Consumer<? super Chunk> sink) {
+    ScalableCuckooFilter dumped = dumpable(filter);
+    Objects.requireNonNull(sink, "sink");
+    dumped.read(() -> {
+      SubFilterChain chain = dumped.chain();
+      for (Chunk c = chunkAt(chain, 0); c.iterator() != 0; c = chunkAt(chain, c.iterator())) {
+        sink.accept(c);
+      }
+      return null;
+    });
   }
 
   /**
@@ -184,22 +214,125 @@ public final class RedisBloomDump {
       }
     }
     if (headerChunk == null) {
-      throw new CorruptFilterException(
-          "RedisBloom dump has no header chunk (iterator 1, 38 bytes): " + chunks.size() + " chunks given");
+      throw noHeader(chunks.size());
     }
-    DumpHeader header = DumpHeader.decode(headerChunk.data());
-    long capacity = ScalableProvider.capacityFor(header.numBuckets(), header.bucketSize());
-    if (capacity < 0) {
-      throw new CorruptFilterException(
-          "RedisBloom cuckoo filter header has numBuckets " + header.numBuckets() + " with bucketSize "
-              + header.bucketSize() + ", which no capacity of 2*bucketSize.." + ScalableProvider.MAX_CAPACITY
-              + " gives");
-    }
-    long[] starts = subFilterStarts(header);
-    long total = starts[header.numFilters()];
-
+    Loader loader = new Loader(maxPageBytes);
+    loader.accept(headerChunk);
+    // Every chunk in place and the bytes adding up to the declared sizes before any table grows:
+    // then a forged header costs nothing, and the loader only has to find gaps and overlaps.
     long given = 0;
     for (Chunk c : data) {
+      loader.placement(c);
+      given += c.data().length;
+    }
+    if (given != loader.total()) {
+      throw loader.wrongTotal(given);
+    }
+    data.sort(Comparator.comparingLong(Chunk::iterator));
+    for (Chunk c : data) {
+      loader.accept(c);
+    }
+    return loader.finish();
+  }
+
+  /**
+   * Returns a loader that builds a filter from a dump one chunk at a time.
+   *
+   * @return a new loader
+   */
+  public static Loader loader() {
+    return new Loader(SubFilterChain.DEFAULT_MAX_PAGE_BYTES);
+  }
+
+  /**
+   * Builds a filter from a dump one chunk at a time, as a series of {@code CF.LOADCHUNK} does,
+   * for dumps too large to hold twice: {@link #accept} takes the header chunk first, then the
+   * data chunks in the order {@code CF.SCANDUMP} returns them (each starting where the one
+   * before ended), and {@link #finish} returns the filter once every byte has arrived.
+   *
+   * <p>It checks what {@link RedisBloomDump#load(List)} checks, as early as it can: the header
+   * when it arrives; each data chunk's place (inside one sub-filter, right after the one before:
+   * a gap, an overlap or a repeated chunk is an error); and in {@code finish} that the data was
+   * whole and that numItems equals the fingerprints it holds. Memory: the tables grow only as
+   * their bytes arrive, to at most about twice the bytes delivered until they are whole, so a
+   * forged header that declares huge sub-filters costs about what the chunks hold.
+   *
+   * <p>After a {@link CorruptFilterException}, or once {@link #finish} has been called, the
+   * loader is spent: start a new one. A loader is not thread-safe.
+   */
+  public static final class Loader {
+    private final int maxPageBytes;
+    private DumpHeader header;
+    private long capacity;
+    private long[] starts;
+    private SubFilterChain chain;
+    private long next;
+    private int chunks;
+    private boolean spent;
+
+    Loader(int maxPageBytes) {
+      this.maxPageBytes = maxPageBytes;
+    }
+
+    /**
+     * Takes the next chunk: first the header (iterator 1), then the data chunks in {@code
+     * CF.SCANDUMP} order.
+     *
+     * @param chunk the chunk, held only until its bytes are copied
+     * @throws CorruptFilterException naming the chunk and the problem: a bad header or none
+     *     first, a second header, a chunk out of place or out of order
+     * @throws IllegalStateException if the loader is spent
+     * @throws NullPointerException if the chunk is null
+     */
+    public void accept(Chunk chunk) throws CorruptFilterException {
+      Objects.requireNonNull(chunk, "chunk");
+      requireUnspent();
+      try {
+        take(chunk);
+        chunks++;
+      } catch (CorruptFilterException e) {
+        spent = true;
+        throw e;
+      }
+    }
+
+    private void take(Chunk c) throws CorruptFilterException {
+      if (chain == null) {
+        if (c.iterator() != 1) {
+          throw new CorruptFilterException("RedisBloom dump " + c + " comes before the header chunk"
+              + " (iterator 1, 38 bytes), which must be first");
+        }
+        header = DumpHeader.decode(c.data());
+        capacity = ScalableProvider.capacityFor(header.numBuckets(), header.bucketSize());
+        if (capacity < 0) {
+          throw new CorruptFilterException(
+              "RedisBloom cuckoo filter header has numBuckets " + header.numBuckets() + " with bucketSize "
+                  + header.bucketSize() + ", which no capacity of 2*bucketSize.." + ScalableProvider.MAX_CAPACITY
+                  + " gives");
+        }
+        starts = subFilterStarts(header);
+        chain = SubFilterChain.shapedAs(header, maxPageBytes, false);
+        return;
+      }
+      if (c.iterator() == 1) {
+        throw new CorruptFilterException("RedisBloom dump has two header chunks (iterator 1)");
+      }
+      int index = placement(c);
+      long start = c.iterator() - c.data().length - 1;
+      if (start != next) {
+        throw new CorruptFilterException(
+            "RedisBloom dump " + c + " starts at offset " + start + " where offset " + next + " was expected: "
+                + (start < next ? "chunks overlap" : "bytes " + next + ".." + (start - 1) + " are missing"));
+      }
+      chain.subFilter(index).fill(start - starts[index], c.data(), 0, c.data().length);
+      next = start + c.data().length;
+    }
+
+    /**
+     * @return the sub-filter a data chunk lies in
+     * @throws CorruptFilterException if it is not a data chunk inside one sub-filter
+     */
+    int placement(Chunk c) throws CorruptFilterException {
       long it = c.iterator();
       int length = c.data().length;
       if (it <= 0 || length == 0) {
@@ -216,46 +349,64 @@ public final class RedisBloomDump {
       if (index < 0 || start + length > starts[index + 1]) {
         throw new CorruptFilterException(
             "RedisBloom dump " + c + " covers offsets " + start + ".." + (start + length - 1)
-                + ", not inside one sub-filter (" + header.numFilters() + " sub-filters, " + total + " bytes)");
+                + ", not inside one sub-filter (" + header.numFilters() + " sub-filters, " + total() + " bytes)");
       }
-      given += length;
-    }
-    if (given != total) {
-      throw new CorruptFilterException(
-          "RedisBloom dump holds " + given + " data bytes but its header declares " + header.numFilters()
-              + " sub-filters of " + total + " bytes" + (given < total ? ": chunks are missing" : ": chunks overlap"));
-    }
-    List<Chunk> ordered = new ArrayList<>(data);
-    ordered.sort(Comparator.comparingLong(Chunk::iterator));
-    long next = 0;
-    for (Chunk c : ordered) {
-      long start = c.iterator() - c.data().length - 1;
-      if (start != next) {
-        throw new CorruptFilterException(
-            "RedisBloom dump " + c + " starts at offset " + start + " where offset " + next + " was expected: "
-                + (start < next ? "chunks overlap" : "bytes " + next + ".." + (start - 1) + " are missing"));
-      }
-      next = start + c.data().length;
+      return index;
     }
 
-    SubFilterChain chain = SubFilterChain.shapedAs(header, maxPageBytes);
-    for (Chunk c : ordered) {
-      long start = c.iterator() - c.data().length - 1;
-      int index = subFilterAt(starts, start);
-      chain.subFilter(index).copyIn(start - starts[index], c.data(), 0, c.data().length);
+    /** @return the data bytes the header declares */
+    long total() {
+      return starts[header.numFilters()];
     }
-    for (int i = 0; i < chain.subFilterCount(); i++) {
-      chain.subFilter(i).recount();
+
+    CorruptFilterException wrongTotal(long given) {
+      return new CorruptFilterException(
+          "RedisBloom dump holds " + given + " data bytes but its header declares " + header.numFilters()
+              + " sub-filters of " + total() + " bytes" + (given < total() ? ": chunks are missing" : ": chunks overlap"));
     }
-    chain.checkItems();
-    FilterSpec spec = new ScalableProvider().validate(
-        FilterSpec.builder(ScalableProvider.NAME)
-            .capacity(capacity)
-            .bucketSize(header.bucketSize())
-            .maxKicks(header.maxIterations())
-            .option(ScalableProvider.EXPANSION, Integer.toString(header.expansion()))
-            .build());
-    return new ScalableCuckooFilter(spec, chain);
+
+    /**
+     * Returns the filter the chunks describe, once they are whole: its spec is the one {@link
+     * RedisBloomDump#load(List)} gives.
+     *
+     * @return the filter
+     * @throws CorruptFilterException if no header came, bytes are missing, or numItems is not
+     *     the fingerprints the data holds
+     * @throws IllegalStateException if the loader is spent
+     */
+    public ScalableCuckooFilter finish() throws CorruptFilterException {
+      requireUnspent();
+      spent = true;
+      if (chain == null) {
+        throw noHeader(chunks);
+      }
+      if (next != total()) {
+        throw wrongTotal(next);
+      }
+      for (int i = 0; i < chain.subFilterCount(); i++) {
+        chain.subFilter(i).recount();
+      }
+      chain.checkItems();
+      FilterSpec spec = new ScalableProvider().validate(
+          FilterSpec.builder(ScalableProvider.NAME)
+              .capacity(capacity)
+              .bucketSize(header.bucketSize())
+              .maxKicks(header.maxIterations())
+              .option(ScalableProvider.EXPANSION, Integer.toString(header.expansion()))
+              .build());
+      return new ScalableCuckooFilter(spec, chain);
+    }
+
+    private void requireUnspent() {
+      if (spent) {
+        throw new IllegalStateException("this loader has finished or failed: use a new one");
+      }
+    }
+  }
+
+  private static CorruptFilterException noHeader(int chunks) {
+    return new CorruptFilterException(
+        "RedisBloom dump has no header chunk (iterator 1, 38 bytes): " + chunks + " chunks given");
   }
 
   /** @return the offset where each sub-filter starts, and the total bytes last */

@@ -63,7 +63,11 @@ final class SubFilter {
     this(numBuckets, bucketSize, maxPageBytes, true);
   }
 
-  private SubFilter(long numBuckets, int bucketSize, int maxPageBytes, boolean allocate) {
+  /**
+   * @param allocate whether to allocate the pages now, empty; if not, {@link #read} or {@link
+   *     #fill} allocates them as their bytes arrive
+   */
+  SubFilter(long numBuckets, int bucketSize, int maxPageBytes, boolean allocate) {
     if (numBuckets < 1 || Long.bitCount(numBuckets) != 1) {
       throw new IllegalArgumentException("numBuckets " + numBuckets + " is not a power of two");
     }
@@ -226,28 +230,43 @@ final class SubFilter {
   }
 
   /**
-   * Overwrites table bytes {@code offset .. offset+length-1} with bytes of {@code src}; call
-   * {@link #recount()} when done.
+   * Writes table bytes {@code offset .. offset+length-1}, in a table filled in order from its
+   * first byte (every byte before {@code offset} already written). Each page grows only as its
+   * bytes arrive: until it is whole it is at most twice as large as the bytes written into it,
+   * so a dump that declares a huge table but stops early costs about what it delivered. Call
+   * {@link #recount()} when the table is whole.
    */
-  void copyIn(long offset, byte[] src, int srcOffset, int length) {
+  void fill(long offset, byte[] src, int srcOffset, int length) {
     transfer(offset, src, srcOffset, length, true);
   }
 
   private void transfer(long offset, byte[] other, int otherOffset, int length, boolean intoTable) {
     long pageBytes = (long) bucketSize << pageShift;
     while (length > 0) {
-      byte[] page = pages[(int) (offset / pageBytes)];
+      int index = (int) (offset / pageBytes);
       int within = (int) (offset % pageBytes);
       int n = (int) Math.min(length, pageBytes - within);
       if (intoTable) {
-        System.arraycopy(other, otherOffset, page, within, n);
+        System.arraycopy(other, otherOffset, grown(index, within + n), within, n);
       } else {
-        System.arraycopy(page, within, other, otherOffset, n);
+        System.arraycopy(pages[index], within, other, otherOffset, n);
       }
       offset += n;
       otherOffset += n;
       length -= n;
     }
+  }
+
+  /** @return page {@code index}, grown if need be to at least {@code bytes} bytes (see {@link #fill}) */
+  private byte[] grown(int index, int bytes) {
+    byte[] page = pages[index];
+    int have = page == null ? 0 : page.length;
+    if (have < bytes) {
+      int size = (int) Math.min((long) bucketSize << pageShift, Math.max(bytes, 2L * have));
+      page = page == null ? new byte[size] : Arrays.copyOf(page, size);
+      pages[index] = page;
+    }
+    return page;
   }
 
   /** Writes the table's bytes in order. */

@@ -103,15 +103,22 @@ final class SubFilterChain {
     count = 1;
   }
 
-  /**
-   * A chain shaped as a checked header says, every slot empty and the counters as given; fill
-   * its sub-filters with {@link SubFilter#copyIn}, then call {@link #checkItems()}.
-   */
+  /** A chain shaped as a checked header says, every slot empty and the counters as given. */
   static SubFilterChain shapedAs(DumpHeader header, int maxPageBytes) {
-    SubFilterChain chain = new SubFilterChain(header.numBuckets(), header.bucketSize(),
-        header.maxIterations(), header.expansion(), maxPageBytes);
+    return shapedAs(header, maxPageBytes, true);
+  }
+
+  /**
+   * A chain shaped as a checked header says, with the counters as given, and its tables either
+   * allocated, every slot empty, or (unless {@code allocate}) left for {@link SubFilter#fill} to
+   * allocate as their bytes arrive; fill those in order, then call {@link #checkItems()}.
+   */
+  static SubFilterChain shapedAs(DumpHeader header, int maxPageBytes, boolean allocate) {
+    SubFilterChain chain = new SubFilterChain(
+        new SubFilter(header.numBuckets(), header.bucketSize(), maxPageBytes, allocate), header.numBuckets(),
+        header.bucketSize(), header.maxIterations(), header.expansion(), maxPageBytes);
     for (int i = 1; i < header.numFilters(); i++) {
-      chain.filters[i] = new SubFilter(chain.bucketsOf(i), header.bucketSize(), maxPageBytes);
+      chain.filters[i] = new SubFilter(chain.bucketsOf(i), header.bucketSize(), maxPageBytes, allocate);
     }
     chain.count = header.numFilters();
     chain.items = header.numItems();

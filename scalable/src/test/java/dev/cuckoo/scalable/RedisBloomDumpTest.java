@@ -263,6 +263,159 @@ class RedisBloomDumpTest {
     }
   }
 
+  // ---------------------------------------------------------------- streaming
+
+  @Test
+  void theLoaderTakesChunksOneAtATimeInScanDumpOrderAndGrowsPagesWithTheBytes() throws CorruptFilterException {
+    ScalableCuckooFilter f = threeSubFilters();
+    // Pieces of 3 bytes into pages of 16: every page grows several times before it is whole.
+    RedisBloomDump.Loader loader = new RedisBloomDump.Loader(16);
+    List<Chunk> pieces = pieces(RedisBloomDump.dump(f), 3);
+    for (Chunk c : pieces) {
+      loader.accept(c);
+    }
+    ScalableCuckooFilter g = loader.finish();
+    assertEquals(f.info(), g.info());
+    assertEquals(f.spec(), g.spec());
+    assertArrayEquals(tables(f), tables(g));
+    assertEquals(RedisBloomDump.load(pieces).spec(), g.spec(), "the list form gives the same filter");
+    IllegalStateException spent = assertThrows(IllegalStateException.class, () -> loader.accept(pieces.get(0)));
+    assertTrue(spent.getMessage().contains("use a new one"), spent.getMessage());
+    assertThrows(IllegalStateException.class, loader::finish);
+  }
+
+  /** @return the dump with every data chunk cut into pieces of at most {@code size} bytes */
+  private static List<Chunk> pieces(List<Chunk> dump, int size) {
+    List<Chunk> pieces = new ArrayList<>();
+    pieces.add(dump.get(0));
+    for (Chunk c : dump.subList(1, dump.size())) {
+      long start = c.iterator() - c.data().length - 1;
+      for (int at = 0; at < c.data().length; at += size) {
+        byte[] piece = Arrays.copyOfRange(c.data(), at, Math.min(c.data().length, at + size));
+        pieces.add(new Chunk(start + at + piece.length + 1, piece));
+      }
+    }
+    return pieces;
+  }
+
+  @Test
+  void theLoaderRefusesChunksOutOfPlaceAndIsSpentAfterwards() throws CorruptFilterException {
+    // 2 sub-filters of 4 bytes: offsets 0..3 and 4..7.
+    byte[] h = header(0, 2, 0, 2, 2, 20, 1);
+    byte[] four = new byte[4];
+    assertLoaderRefuses(List.of(new Chunk(5, four)), "comes before the header chunk");
+    assertLoaderRefuses(List.of(new Chunk(1, h), new Chunk(1, h)), "two header chunks");
+    assertLoaderRefuses(List.of(new Chunk(1, h), new Chunk(9, four)), "starts at offset 4 where offset 0",
+        "bytes 0..3 are missing");
+    assertLoaderRefuses(List.of(new Chunk(1, h), new Chunk(5, four), new Chunk(5, four)), "chunks overlap");
+    assertLoaderRefuses(List.of(new Chunk(1, h), new Chunk(5, four), new Chunk(13, four)), "not inside one sub-filter");
+    assertLoaderRefuses(List.of(new Chunk(1, h), new Chunk(5, four), new Chunk(0, new byte[0])), "not a data chunk");
+    assertLoaderRefuses(List.of(new Chunk(1, new byte[37])), "37 bytes long");
+
+    RedisBloomDump.Loader missing = RedisBloomDump.loader();
+    missing.accept(new Chunk(1, h));
+    missing.accept(new Chunk(5, four));
+    CorruptFilterException e = assertThrows(CorruptFilterException.class, missing::finish);
+    assertTrue(e.getMessage().contains("holds 4 data bytes but its header declares 2 sub-filters of 8 bytes: chunks"
+        + " are missing"), e.getMessage());
+    e = assertThrows(CorruptFilterException.class, () -> RedisBloomDump.loader().finish());
+    assertTrue(e.getMessage().contains("no header chunk"), e.getMessage());
+
+    RedisBloomDump.Loader miscounted = RedisBloomDump.loader();
+    miscounted.accept(new Chunk(1, header(1, 2, 0, 2, 2, 20, 1)));
+    miscounted.accept(new Chunk(5, four));
+    miscounted.accept(new Chunk(9, four));
+    e = assertThrows(CorruptFilterException.class, miscounted::finish);
+    assertTrue(e.getMessage().contains("numItems 1") && e.getMessage().contains("hold 0 fingerprints"), e.getMessage());
+  }
+
+  private static void assertLoaderRefuses(List<Chunk> chunks, String... mentions) throws CorruptFilterException {
+    RedisBloomDump.Loader loader = RedisBloomDump.loader();
+    for (int i = 0; i < chunks.size() - 1; i++) {
+      loader.accept(chunks.get(i));
+    }
+    Chunk last = chunks.get(chunks.size() - 1);
+    CorruptFilterException e = assertThrows(CorruptFilterException.class, () -> loader.accept(last),
+        "accepted " + chunks);
+    for (String m : mentions) {
+      assertTrue(e.getMessage().contains(m), "message lacks '" + m + "': " + e.getMessage());
+    }
+    assertThrows(IllegalStateException.class, () -> loader.accept(last), "a failed loader is spent");
+  }
+
+  @Test
+  void theLoaderAllocatesInStepWithTheBytesAForgedHeaderCannotInflateIt() {
+    // One sub-filter of 1 GiB declared, 1 MiB delivered in 16 chunks: the loader holds about that.
+    List<Chunk> chunks = new ArrayList<>();
+    chunks.add(new Chunk(1, header(0, 1L << 30, 0, 1, 1, 20, 1)));
+    for (int i = 1; i <= 16; i++) {
+      chunks.add(new Chunk(i * 65536L + 1, new byte[65536]));
+    }
+    long allocated = AllocationMeter.allocatedBy(() -> {
+      RedisBloomDump.Loader loader = RedisBloomDump.loader();
+      try {
+        for (Chunk c : chunks) {
+          loader.accept(c);
+        }
+        loader.finish();
+        fail("a dump of 1 MiB loaded as 1 GiB");
+      } catch (CorruptFilterException expected) {
+        assertTrue(expected.getMessage().contains("chunks are missing"), expected.getMessage());
+      }
+    });
+    // A page grows by doubling to twice what it holds at most: 64 KiB + 128 KiB + ... + 1 MiB.
+    assertTrue(allocated < 3L << 20, allocated + " bytes allocated for 1 MiB of chunks");
+  }
+
+  @Test
+  void aStreamedDumpOfALockedFilterIsOneStateWhileWritersRun() throws Exception {
+    long seed = Long.getLong("cuckoo.test.seed", new SplittableRandom().nextLong());
+    ScalableCuckooFilter f = ScalableCuckooFilterTest.create("scalable?capacity=64&bucketSize=2&expansion=2"
+        + "&concurrency=locked");
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread writer = new Thread(() -> {
+      // Adds and removes: the chain grows, shrinks by compaction, and every count moves.
+      SplittableRandom r = new SplittableRandom(seed);
+      long base = r.nextLong();
+      for (long i = 0; !stop.get(); i++) {
+        f.add(base + i);
+        if (i >= 200) {
+          f.remove(base + i - 200 + r.nextInt(2));
+        }
+      }
+    });
+    writer.start();
+    try {
+      for (int round = 0; round < 100; round++) {
+        RedisBloomDump.Loader loader = RedisBloomDump.loader();
+        List<Chunk> seen = new ArrayList<>();
+        RedisBloomDump.dump(f, c -> {
+          seen.add(c);
+          Thread.yield(); // let the writer try to get in between chunks
+        });
+        if (seen.isEmpty()) {
+          continue;
+        }
+        for (Chunk c : seen) {
+          loader.accept(c);
+        }
+        ScalableCuckooFilter copy = loader.finish(); // numItems matches the data: one state
+        assertEquals(copy.size(), storedIn(copy), "round " + round + ", seed " + seed);
+      }
+    } finally {
+      stop.set(true);
+      writer.join();
+    }
+  }
+
+  private static long storedIn(ScalableCuckooFilter f) {
+    long stored = 0;
+    for (byte b : tables(f)) {
+      stored += b != 0 ? 1 : 0;
+    }
+    return stored;
+  }
+
   // ---------------------------------------------------------------- the common file format
 
   @Test

@@ -89,7 +89,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
   @Override
   public long sizeInBytes() {
     SemiSortedTable table = table();
-    return (long) table.words.length * Long.BYTES + table.extraBytes() + (long) stash.slots() * FingerprintStash.ENTRY_BYTES;
+    return (long) table.words.length * Long.BYTES + table.extraBytes() + stash.memoryBytes();
   }
 
   @Override

@@ -38,8 +38,9 @@ import java.util.List;
  *   <li>a refused add changes nothing; a few keys that no arrangement of the table can hold
  *       wait in a stash of 8 slots, which lookups, counts and removes also search; the same key
  *       can be added 8 times (both its buckets full) before the stash is needed;
- *   <li>{@code capacity()} counts the table's slots and the stash's; {@code sizeInBytes()} the
- *       table, the stash and a small table of precomputed alternate-bucket offsets.
+ *   <li>{@code capacity()} is the configured capacity; {@code slots()} counts the table's slots
+ *       and the stash's; {@code sizeInBytes()} the table, the stash and a small table of
+ *       precomputed alternate-bucket offsets.
  * </ul>
  *
  * <p>Thread safety: with {@code concurrency=none} a filter is not thread-safe. With {@code
@@ -48,8 +49,8 @@ import java.util.List;
  * read under per-stripe version counters and retry when a writer changed what they read), a
  * writer locks the stripes of the key's two buckets, {@code addIfAbsent} checks and inserts
  * under those locks, {@code writeTo} writes a consistent snapshot, and {@code size()} is exact
- * whenever no writer is running. A lookup that begins after an add returned finds the key. See
- * {@link dev.cuckoo.engine.StripedFingerprintStore}.
+ * whenever no writer is running. A lookup that begins after an add returned finds the key
+ * (the engine's striped fingerprint store, see the guide's operations chapter).
  */
 @AutoService(FilterProvider.class)
 public final class SemiSortedProvider implements FilterProvider {

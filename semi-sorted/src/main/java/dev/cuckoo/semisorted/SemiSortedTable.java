@@ -27,7 +27,8 @@ import java.util.Arrays;
  * different words may run at once; lookups only read. An entry of this table is its
  * fingerprint: no value rides beside it.
  */
-abstract class SemiSortedTable implements CuckooTable {
+abstract sealed class SemiSortedTable implements CuckooTable
+    permits Width5To7Table, Width8To15Table, Width16Table, Width17To32Table {
   /*
    * Semi-sorting after Fan et al. [1], section 5.2: of each fingerprint only its high f - 4 bits
    * are stored per slot, and the four low nibbles, sorted, as one SemiSortCodec code, so a

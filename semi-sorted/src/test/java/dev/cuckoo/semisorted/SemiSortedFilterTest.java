@@ -86,7 +86,7 @@ class SemiSortedFilterTest {
     }
   }
 
-  /** 16 bits takes the subclass that searches its table and stash itself; 13 the shared path. */
+  /** 16 bits takes the class that names {@link Width16Table}; 13 the one for other widths. */
   @ParameterizedTest(name = "f={0}")
   @ValueSource(ints = {13, 16})
   void aKeyFitsEightTimesInItsBucketsThenTheStashTakesEightMore(int bits) throws IOException {

@@ -1,0 +1,79 @@
+package dev.cuckoo.docs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.lang.module.ModuleReference;
+import java.lang.reflect.Modifier;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layers keep their promises as the module descriptors state them: the API module exports
+ * the API and a small SPI and nothing else, the engine exports its one package, and a variant
+ * exports a package only when it holds real API (as {@code scalable}'s {@code RedisBloomDump}
+ * does); {@link java.util.ServiceLoader} needs only {@code provides}.
+ */
+class ModuleSurfaceTest {
+
+  private static Map<String, ModuleDescriptor> descriptors() {
+    Path[] paths = new CuckooModulePath().modules.stream().map(Paths::get).toArray(Path[]::new);
+    Map<String, ModuleDescriptor> found = new TreeMap<>();
+    for (ModuleReference ref : ModuleFinder.of(paths).findAll()) {
+      if (ref.descriptor().name().startsWith("dev.cuckoo")) {
+        found.put(ref.descriptor().name(), ref.descriptor());
+      }
+    }
+    return found;
+  }
+
+  private static Set<String> exports(ModuleDescriptor d) {
+    return d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  @Test
+  void eachModuleExportsWhatItPromisesAndNoMore() {
+    Map<String, ModuleDescriptor> modules = descriptors();
+    assertEquals(Set.of("dev.cuckoo", "dev.cuckoo.spi"), exports(modules.get("dev.cuckoo")), "the API module");
+    assertTrue(modules.get("dev.cuckoo").packages().contains("dev.cuckoo.internal"), "the file format and registry live in the API module");
+    assertEquals(Set.of("dev.cuckoo.engine"), exports(modules.get("dev.cuckoo.engine")), "the engine");
+    assertEquals(Set.of(), exports(modules.get("dev.cuckoo.classic")), "classic exports nothing");
+    assertEquals(Set.of(), exports(modules.get("dev.cuckoo.semisorted")), "semi-sorted exports nothing");
+    assertEquals(Set.of(), exports(modules.get("dev.cuckoo.hashing")), "hashing exports nothing");
+    for (ModuleDescriptor d : modules.values()) {
+      if (!d.provides().isEmpty()) {
+        assertTrue(d.provides().stream().allMatch(p -> p.service().startsWith("dev.cuckoo.spi.")), d.name());
+      }
+    }
+  }
+
+  @Test
+  void theSpiHoldsAtMostTenPublicTypesAndNoneOfTheMachinery() throws Exception {
+    ModuleReference api = ModuleFinder.of(new CuckooModulePath().modules.stream().map(Paths::get).toArray(Path[]::new))
+        .find("dev.cuckoo").orElseThrow();
+    Set<String> publicTypes = new TreeSet<>();
+    try (java.lang.module.ModuleReader reader = api.open()) {
+      for (String resource : reader.list().collect(Collectors.toList())) {
+        if (resource.matches("dev/cuckoo/spi/[A-Za-z0-9]+\\.class")) {
+          String name = resource.replace('/', '.').substring(0, resource.length() - ".class".length());
+          if (Modifier.isPublic(Class.forName(name).getModifiers())) {
+            publicTypes.add(name.substring("dev.cuckoo.spi.".length()));
+          }
+        }
+      }
+    }
+    assertTrue(!publicTypes.isEmpty() && publicTypes.size() <= 10, "public SPI types: " + publicTypes);
+    for (String machinery : new String[] {"CuckooTable", "KickPath", "FingerprintStash", "FingerprintStore",
+        "CuckooSizing", "PartialKeyHashing", "FilterFile", "EnvelopeReader"}) {
+      assertTrue(!publicTypes.contains(machinery), machinery + " is in the SPI: " + publicTypes);
+    }
+  }
+}

@@ -329,10 +329,14 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     return ages.clone();
   }
 
-  /** {@inheritDoc} The items it takes before it doubles next. */
+  /**
+   * {@inheritDoc} The configured capacity while the first table is in use (that table is the
+   * smallest that takes it, so it takes a few more before it doubles: doubling earlier would
+   * leave the next table half empty); after that, the items it takes before it doubles next.
+   */
   @Override
   public long capacity() {
-    return growAt;
+    return table.k == startK ? spec().capacity().getAsLong() : growAt;
   }
 
   @Override

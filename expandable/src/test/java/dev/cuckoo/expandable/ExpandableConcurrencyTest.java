@@ -33,7 +33,7 @@ class ExpandableConcurrencyTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {
-      "expandable?capacity=200&concurrency=locked",
+      "expandable?capacity=238&concurrency=locked",
       "expandable?capacity=1000&bucketSize=8&fingerprintBits=32&concurrency=locked"})
   void writersAndReadersLoseNothingWhileTheTableDoubles(String config) throws InterruptedException {
     new ConcurrentUse(config, 3, 2, 6_000, 4, 100_000).run();
@@ -46,7 +46,7 @@ class ExpandableConcurrencyTest {
    */
   @Test
   void lookupsRacingDoublingsFindEveryStoredKey() throws InterruptedException {
-    CuckooFilter f = CuckooFilters.create("expandable?capacity=200&concurrency=locked");
+    CuckooFilter f = CuckooFilters.create("expandable?capacity=238&concurrency=locked");
     SplittableRandom r = TestSeed.random("racing doublings");
     long[] stored = new long[2_000];
     for (int i = 0; i < stored.length; i++) {
@@ -100,7 +100,7 @@ class ExpandableConcurrencyTest {
    */
   @Test
   void lookupsRacingKicksFindEveryResident() throws InterruptedException {
-    CuckooFilter f = CuckooFilters.create("expandable?capacity=200&concurrency=locked");
+    CuckooFilter f = CuckooFilters.create("expandable?capacity=238&concurrency=locked");
     SplittableRandom r = TestSeed.random("racing kicks");
     long[] residents = new long[(int) (f.capacity() - 4)];
     for (int i = 0; i < residents.length; i++) {

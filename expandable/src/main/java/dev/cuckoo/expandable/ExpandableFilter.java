@@ -29,7 +29,7 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
    * tails), so entries of every age share one lane width, and a lookup compares each with the
    * key's bits over the entry's own length (LaneTable, with SwarLanes.codeMismatch).
    *
-   * The second bucket of a key is its first XOR an offset fixed by a 4-bit tag that entries
+   * The second bucket of a key is its first XOR an offset fixed by a 7-bit tag that entries
    * keep forever, in the 64-bit space of hashes rather than the table's: the pair of a key's
    * buckets then splits along with the table, and every entry moves to one child of its own
    * bucket without knowing which of its key's buckets it sits in, as the vacuum filter's
@@ -45,8 +45,8 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
    *
    * An entry that has given up all its bits is its tag alone; a doubling copies it into both
    * children, as Aleph duplicates its void entries [5]. Entries of the first table run out
-   * after w - 5 doublings (11 for 16-bit lanes), and their copies are about 2^-(w-5) of the
-   * table for each doubling after that.
+   * after w - 8 doublings (8 for 16-bit lanes), and their copies are about 2^-(w-8) of the
+   * table for each generation of keys that has run out.
    *
    * Removal takes the matching entry with the most fingerprint bits (InfiniFilter's rule [2]): if
    * it is another key's, that key's bits extend those of the key removed, so the entry left

@@ -19,7 +19,7 @@ import java.io.IOException;
  * 8     W, the table's length in longs: 2^k · b · w / 64
  * 8·W   the table: bucket i in longs [i·b·w/64, (i+1)·b·w/64), lane s of a bucket in bits
  *       [(s % L)·w, (s % L + 1)·w) of its long s / L (L = 64/w); a lane is 1 when empty, else
- *       a tag (1..15) in its top 4 bits and a code below: fingerprint bits, then a marker bit
+ *       a tag (1..127) in its top 7 bits and a code below: fingerprint bits, then a marker bit
  *       whose position is the entry's age (at least what the table's size forces on new
  *       entries, at most the doublings since the first table, or the whole code: exhausted)
  * 4     S, stashed entries (at most 1024)

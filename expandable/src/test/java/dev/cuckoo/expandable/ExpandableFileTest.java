@@ -56,8 +56,10 @@ class ExpandableFileTest {
     return words;
   }
 
-  /** A fresh entry: tag 5, fingerprint bits 0x2AB, marker in bit 0. */
-  private static final int ENTRY = 5 << 12 | 0x2AB << 1 | 1;
+  /** Bits of a 16-bit lane's code. */
+  private static final int CODE_BITS = 16 - LaneTable.TAG_BITS;
+  /** A fresh entry: tag 5, fingerprint bits 0xAB, marker in bit 0. */
+  private static final int ENTRY = 5 << CODE_BITS | 0xAB << 1 | 1;
 
   private static byte[] file(int layout, int k, long keys, long entries, long words, long[] table, long[][] stash)
       throws IOException {
@@ -71,7 +73,7 @@ class ExpandableFileTest {
     assertEquals(1, f.size());
     assertEquals(2, ((ExpandableFilter) f).entries());
     // A grown table: 2^6 buckets, an entry that has seen one doubling.
-    long[] grown = table(START_K + 1, ENTRY << 1 & 0xFFF | 5 << 12);
+    long[] grown = table(START_K + 1, ENTRY << 1 & ((1 << CODE_BITS) - 1) | 5 << CODE_BITS);
     assertEquals(1, CuckooFilters.read(new ByteArrayInputStream(file(1, START_K + 1, 1, 1, 64, grown, new long[0][]))).size());
   }
 

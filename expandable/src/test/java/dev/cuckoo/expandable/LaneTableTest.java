@@ -162,7 +162,7 @@ class LaneTableTest {
     for (int i = 0; i < 10_000; i++) {
       long h = r.nextLong();
       int tag = LaneTable.tag(h);
-      assertTrue(tag >= 1 && tag <= 15, "tag " + tag);
+      assertTrue(tag >= 1 && tag <= LaneTable.TAGS, "tag " + tag);
       assertFalse(empty.containsHash(h));
     }
     t.clear();

@@ -20,8 +20,10 @@ final class AgedStash {
   /** The most entries a stash holds, and a file may declare. */
   static final int MAX_ENTRIES = 1024;
 
-  private long[] buckets = new long[SLOTS];
-  private int[] entries = new int[SLOTS];
+  // Allocated on the first stashed entry: most filters never stash one, and a small filter's
+  // bits per key would count the empty arrays.
+  private long[] buckets = new long[0];
+  private int[] entries = new int[0];
   private int size;
 
   /** @return the entries held */
@@ -56,7 +58,7 @@ final class AgedStash {
       if (size == MAX_ENTRIES) {
         throw new IllegalStateException("the stash holds " + MAX_ENTRIES + " entries");
       }
-      buckets = Arrays.copyOf(buckets, Math.min(MAX_ENTRIES, 2 * size));
+      buckets = Arrays.copyOf(buckets, Math.min(MAX_ENTRIES, Math.max(SLOTS, 2 * size)));
       entries = Arrays.copyOf(entries, buckets.length);
     }
     buckets[size] = bucket1;
@@ -101,20 +103,23 @@ final class AgedStash {
     return best;
   }
 
-  /** @return entry {@code i}, which is taken out */
+  /** @return entry {@code i}, which is taken out; the last one out takes the arrays along */
   int removeAt(int i) {
     int e = entries[i];
     size--;
     buckets[i] = buckets[size];
     entries[i] = entries[size];
+    if (size == 0) {
+      clear(); // so that the memory a filter reports follows from what it holds
+    }
     return e;
   }
 
-  /** Drops every entry and any room a doubling added. */
+  /** Drops every entry and its arrays. */
   void clear() {
     size = 0;
-    buckets = new long[SLOTS];
-    entries = new int[SLOTS];
+    buckets = new long[0];
+    entries = new int[0];
   }
 
   /**

@@ -95,14 +95,15 @@ final class CompareReport {
       for (GrowthMeasurement.Checkpoint c : m.checkpoints()) {
         points.add(new String[] {m.name(), String.format(Locale.ROOT, "%,d", c.keys()),
             String.format(Locale.ROOT, "%.2f", c.bitsPerItem()), String.format(Locale.ROOT, "%.4f%%", 100 * c.fpp()),
-            String.format(Locale.ROOT, "%.1f", c.positiveNs()), String.format(Locale.ROOT, "%.1f", c.negativeNs())});
+            String.format(Locale.ROOT, "%.1f", c.positiveNs()), String.format(Locale.ROOT, "%.1f", c.negativeNs()),
+            String.format(Locale.ROOT, "%.1f", c.insertNs())});
       }
     }
     appendTable(sb, new String[] {"contender", "insert ns", "longest " + GrowthWorker.BLOCK + " adds ms",
         "bits/item mean", "bits/item worst", "false neg."}, summary, markdown);
     sb.append('\n');
-    appendTable(sb, new String[] {"contender", "keys", "bits/item", "FPP", "pos. lookup ns", "neg. lookup ns"}, points,
-        markdown);
+    appendTable(sb, new String[] {"contender", "keys", "bits/item", "FPP", "pos. lookup ns", "neg. lookup ns",
+        "insert ns since last"}, points, markdown);
     return sb.toString();
   }
 

@@ -33,8 +33,11 @@ public record GrowthMeasurement(
    * @param fpp measured false-positive rate over the negative lookups
    * @param positiveNs median ns per lookup of a stored key
    * @param negativeNs median ns per lookup of a key never added
+   * @param insertNs mean ns per add of the keys added since the checkpoint before (from the
+   *     start, for the first), doublings included
    */
-  public record Checkpoint(long keys, double bitsPerItem, double fpp, double positiveNs, double negativeNs) {}
+  public record Checkpoint(long keys, double bitsPerItem, double fpp, double positiveNs, double negativeNs,
+      double insertNs) {}
 
   /**
    * One memory sample.
@@ -67,7 +70,8 @@ public record GrowthMeasurement(
     StringBuilder cp = new StringBuilder();
     for (Checkpoint c : checkpoints) {
       cp.append(cp.length() == 0 ? "" : ";").append(c.keys()).append(',').append(c.bitsPerItem()).append(',')
-          .append(c.fpp()).append(',').append(c.positiveNs()).append(',').append(c.negativeNs());
+          .append(c.fpp()).append(',').append(c.positiveNs()).append(',').append(c.negativeNs()).append(',')
+          .append(c.insertNs());
     }
     m.put("checkpoints", cp.toString());
     StringBuilder sp = new StringBuilder();
@@ -91,7 +95,7 @@ public record GrowthMeasurement(
     for (String c : m.get("checkpoints").split(";")) {
       String[] v = c.split(",");
       checkpoints.add(new Checkpoint(Long.parseLong(v[0]), Double.parseDouble(v[1]), Double.parseDouble(v[2]),
-          Double.parseDouble(v[3]), Double.parseDouble(v[4])));
+          Double.parseDouble(v[3]), Double.parseDouble(v[4]), Double.parseDouble(v[5])));
     }
     List<Sample> samples = new ArrayList<>();
     for (String s : m.get("samples").split(";")) {
@@ -119,7 +123,8 @@ public record GrowthMeasurement(
       Checkpoint c = first.checkpoints().get(i);
       checkpoints.add(new Checkpoint(c.keys(), c.bitsPerItem(), c.fpp(),
           median(rounds.stream().mapToDouble(r -> r.checkpoints().get(at).positiveNs()).toArray()),
-          median(rounds.stream().mapToDouble(r -> r.checkpoints().get(at).negativeNs()).toArray())));
+          median(rounds.stream().mapToDouble(r -> r.checkpoints().get(at).negativeNs()).toArray()),
+          median(rounds.stream().mapToDouble(r -> r.checkpoints().get(at).insertNs()).toArray())));
     }
     return new GrowthMeasurement(first.name(), first.from(), first.to(), checkpoints, first.samples(),
         median(rounds.stream().mapToDouble(GrowthMeasurement::insertNs).toArray()),
@@ -133,15 +138,15 @@ public record GrowthMeasurement(
 
   /** @return the CSV header matching {@link #csvRows()} */
   public static String csvHeader() {
-    return "name,keys,bits_per_item,fpp,positive_lookup_ns,negative_lookup_ns";
+    return "name,keys,bits_per_item,fpp,positive_lookup_ns,negative_lookup_ns,insert_ns";
   }
 
   /** @return one CSV row per checkpoint */
   public List<String> csvRows() {
     List<String> rows = new ArrayList<>();
     for (Checkpoint c : checkpoints) {
-      rows.add(String.format(Locale.ROOT, "\"%s\",%d,%.4f,%.8f,%.2f,%.2f", name, c.keys(), c.bitsPerItem(), c.fpp(),
-          c.positiveNs(), c.negativeNs()));
+      rows.add(String.format(Locale.ROOT, "\"%s\",%d,%.4f,%.8f,%.2f,%.2f,%.2f", name, c.keys(), c.bitsPerItem(),
+          c.fpp(), c.positiveNs(), c.negativeNs(), c.insertNs()));
     }
     return rows;
   }

@@ -84,6 +84,22 @@ public final class GrowthWorker {
    * @return the measurement
    */
   static GrowthMeasurement measure(String contender, long from, long to, int queries) {
+    return measure(contender, () -> create(contender, from, to), from, to, queries);
+  }
+
+  /**
+   * Fills one filter of any kind and measures it: for filters behind an adapter of their own
+   * (a library measured side by side, say).
+   *
+   * @param name what the measurement calls it
+   * @param factory makes the empty filter, created for {@code from} keys if it grows
+   * @param from the keys a growing filter is created for, at least 1
+   * @param to the keys added in all, {@code from..2^31-9}
+   * @param queries lookups of each kind per pass
+   * @return the measurement
+   */
+  public static GrowthMeasurement measure(String name, java.util.function.Supplier<FilterAdapter> factory, long from,
+      long to, int queries) {
     long[] keys = Keys.distinct(Math.toIntExact(to), 1);
     long[] absent = Keys.distinct(queries, 2);
     long[] stored = new long[queries];
@@ -92,8 +108,10 @@ public final class GrowthWorker {
     long[] samples = samplePoints(from, to);
     List<GrowthMeasurement.Checkpoint> measured = new ArrayList<>();
     List<GrowthMeasurement.Sample> memory = new ArrayList<>();
-    FilterAdapter f = create(contender, from, to);
+    FilterAdapter f = factory.get();
     long insertNanos = 0;
+    long insertNanosThen = 0;
+    long addedThen = 0;
     long longestBlock = 0;
     int added = 0;
     int c = 0;
@@ -105,7 +123,7 @@ public final class GrowthWorker {
         long t0 = System.nanoTime();
         for (int i = added; i < end; i++) {
           if (!f.add(keys[i])) {
-            throw new IllegalStateException(contender + " refused key number " + (i + 1));
+            throw new IllegalStateException(name + " refused key number " + (i + 1));
           }
         }
         long t = System.nanoTime() - t0;
@@ -123,7 +141,9 @@ public final class GrowthWorker {
         for (int i = 0; i < queries; i++) {
           stored[i] = keys[random.nextInt(added)];
         }
-        measured.add(lookups(f, added, bits, stored, absent));
+        measured.add(lookups(f, added, bits, stored, absent, (double) (insertNanos - insertNanosThen) / (added - addedThen)));
+        insertNanosThen = insertNanos;
+        addedThen = added;
         c++;
       }
     }
@@ -131,12 +151,12 @@ public final class GrowthWorker {
     for (long k : keys) {
       falseNegatives += f.mightContain(k) ? 0 : 1;
     }
-    return new GrowthMeasurement(contender, from, to, measured, memory, (double) insertNanos / to,
+    return new GrowthMeasurement(name, from, to, measured, memory, (double) insertNanos / to,
         longestBlock / 1e6, falseNegatives);
   }
 
   private static GrowthMeasurement.Checkpoint lookups(FilterAdapter f, long keys, double bits, long[] stored,
-      long[] absent) {
+      long[] absent, double insertNs) {
     double[] positive = new double[3];
     double[] negative = new double[3];
     long falsePositives = 0;
@@ -154,7 +174,7 @@ public final class GrowthWorker {
       }
     }
     return new GrowthMeasurement.Checkpoint(keys, bits, (double) falsePositives / absent.length,
-        CompareWorker.median(positive), CompareWorker.median(negative));
+        CompareWorker.median(positive), CompareWorker.median(negative), insertNs);
   }
 
   private static void progress(String line) {

@@ -35,7 +35,7 @@ class GrowthCompareTest {
       assertEquals(67, m.samples().size(), name);
       for (GrowthMeasurement.Checkpoint c : m.checkpoints()) {
         assertTrue(c.fpp() >= 0 && c.fpp() < 0.5, name + " fpp " + c.fpp());
-        assertTrue(c.positiveNs() > 0 && c.negativeNs() > 0, name);
+        assertTrue(c.positiveNs() > 0 && c.negativeNs() > 0 && c.insertNs() > 0, name);
         assertTrue(c.bitsPerItem() > 4, name + " bits/item " + c.bitsPerItem());
       }
       assertTrue(m.bitsWorst() >= m.bitsGeometricMean(), name);
@@ -85,11 +85,12 @@ class GrowthCompareTest {
     assertEquals(20, m.checkpoints().get(0).positiveNs());
     assertEquals(3, m.checkpoints().get(0).negativeNs());
     assertEquals(4, m.insertNs());
+    assertEquals(4, m.checkpoints().get(0).insertNs());
     assertEquals(List.of(sample), m.samples());
   }
 
   private static GrowthMeasurement round(double positive, double negative, double insert) {
-    return new GrowthMeasurement("c", 10, 10, List.of(new GrowthMeasurement.Checkpoint(10, 20.0, 0.01, positive, negative)),
+    return new GrowthMeasurement("c", 10, 10, List.of(new GrowthMeasurement.Checkpoint(10, 20.0, 0.01, positive, negative, insert)),
         List.of(new GrowthMeasurement.Sample(10, 20.0)), insert, 1.0, 0);
   }
 

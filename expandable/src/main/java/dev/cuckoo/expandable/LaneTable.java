@@ -236,7 +236,7 @@ final class LaneTable implements CuckooTable {
     return keyHash >>> shift;
   }
 
-  /** @return the key's tag, 1..15, from the hash's low 8 bits */
+  /** @return the key's tag, 1..{@link #TAGS}, from the hash's low 8 bits */
   static int tag(long keyHash) {
     return ((int) (keyHash & 0xFF) * TAGS >>> TAG_SOURCE_BITS) + 1;
   }

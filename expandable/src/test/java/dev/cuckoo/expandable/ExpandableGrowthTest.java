@@ -30,7 +30,7 @@ class ExpandableGrowthTest {
 
   /**
    * From 2 buckets to 2^15: fourteen doublings with 16-bit lanes, so the first keys give up their
-   * last fingerprint bit after eleven and are copied at every doubling after that. In each round
+   * last fingerprint bit after eight and are copied at every doubling after that. In each round
    * a wave of keys is added, then every third key of every earlier wave is removed.
    */
   @ParameterizedTest(name = "{0}")

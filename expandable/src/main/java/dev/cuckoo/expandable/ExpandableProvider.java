@@ -29,21 +29,24 @@ import java.util.List;
  * <ul>
  *   <li>it takes any number of distinct keys: its table of {@code 2^k} buckets doubles when its
  *       entries reach 93% of the slots (96% with buckets of 8), or when a key finds no room
- *       with the stash full once they are past 55% of that. An add that doubles the table holds the filter for one pass over
- *       it, and no add doubles it twice. An add is refused (returning {@code false}, losing
- *       nothing) only when the old and the doubled table together would exceed the heap's
- *       maximum or one array ({@code 2^30} buckets of 16-bit lanes in buckets of 4), or when
- *       copies of one key fill both its buckets and the stash, which no size cures;
+ *       with the stash full once they are past 55% of that. An add that doubles the table
+ *       holds the filter for one pass over it, and no add doubles it twice. An add is refused
+ *       (returning {@code false}, losing nothing) only when the old and the doubled table
+ *       together would exceed the heap's maximum or one array ({@code 2^30} buckets of 16-bit
+ *       lanes in buckets of 4), or when copies of one key fill both its buckets and the stash,
+ *       which no size cures;
  *   <li>no false negatives across doublings, removals and files: {@code remove} of any added
  *       key, added before or after any number of doublings, takes one copy of it, and {@code
  *       size()} stays exact;
  *   <li>a lookup reads two buckets, whatever the size; the false-positive rate grows slowly as
  *       the filter does (each doubling's keys bring their own), about {@code 2·b·α/2^(w-1)} a
- *       doubling at load {@code α} with {@code w}-bit lanes, 0.012% with 16-bit lanes in
- *       buckets of 4; {@link CuckooFilter#expectedFpp()} says where it is now;
+ *       doubling, {@code α} the load a doubling's keys add (about 0.46), with {@code w}-bit
+ *       lanes: 0.011% a doubling with 16-bit lanes in buckets of 4 (0.148% at 16.7M keys
+ *       grown from 4,096); {@link CuckooFilter#expectedFpp()} says where it is now;
  *   <li>the table is a power of two of buckets, as doubling needs, and is not rounded further;
- *       {@code capacity()} is what it takes before it doubles next, {@code slots()} its slots and
- *       the stash's, {@code sizeInBytes()} the table and the stash.
+ *       {@code capacity()} is the configured capacity while the first table is in use (which
+ *       takes a few more before it doubles), then what it takes before it doubles next; {@code
+ *       slots()} is its slots and the stash's, {@code sizeInBytes()} the table and the stash.
  * </ul>
  *
  * <p>Thread safety: with {@code concurrency=none} a filter is not thread-safe. With {@code

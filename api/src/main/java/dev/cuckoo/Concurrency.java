@@ -19,8 +19,9 @@ public enum Concurrency {
   NONE,
   /**
    * Thread-safe in whatever way the variant does best: {@link #STRIPED} for {@code classic} and
-   * {@code semi-sorted}, {@link #LOCKED} for {@code scalable}. A filter's resolved spec names
-   * the mode chosen, so this value never appears in {@link CuckooFilter#spec()}.
+   * {@code semi-sorted}, {@link #LOCKED} for {@code scalable} and {@code expandable}. A filter's
+   * resolved spec names the mode chosen, so this value never appears in {@link
+   * CuckooFilter#spec()}.
    */
   THREADSAFE,
   /**

@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  *
  * <p>A {@code targetFpp} is turned into the smallest fingerprint width {@code f} with {@code
  * 2b/2^f <= targetFpp} (the bound of Fan et al. [1], section 5.1), at least the variant's
- * minimum width.
+ * minimum width, and for a variant of a few widths the narrowest of them that is that wide.
  *
  * <p>[1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
  * Better Than Bloom", CoNEXT 2014.
@@ -32,9 +32,11 @@ public final class SpecSchema {
   private final String variant;
   private final long minCapacity;
   private final long maxCapacity;
+  private final long defaultCapacity; // 0: required
   private final int minBits;
   private final int maxBits;
   private final int defaultBits;
+  private final int[] widths; // null: every width in minBits..maxBits
   private final int[] bucketSizes; // null: every size in minBucket..maxBucket
   private final int minBucket;
   private final int maxBucket;
@@ -50,9 +52,11 @@ public final class SpecSchema {
     this.variant = b.variant;
     this.minCapacity = b.minCapacity;
     this.maxCapacity = b.maxCapacity;
+    this.defaultCapacity = b.defaultCapacity;
     this.minBits = b.minBits;
     this.maxBits = b.maxBits;
     this.defaultBits = b.defaultBits;
+    this.widths = b.widths;
     this.bucketSizes = b.bucketSizes;
     this.minBucket = b.minBucket;
     this.maxBucket = b.maxBucket;
@@ -81,7 +85,8 @@ public final class SpecSchema {
    * @param spec a spec for this variant
    * @return the resolved spec
    * @throws IllegalArgumentException naming the key, the value and what is allowed, for a value
-   *     out of range, a missing capacity, or an unknown key or option value (whether the hash it
+   *     out of range, a missing capacity (unless the variant has a default), or an unknown key or
+   *     option value (whether the hash it
    *     names is installed is for {@link dev.cuckoo.CuckooFilters} to check, which knows what is)
    */
   public FilterSpec resolve(FilterSpec spec) {
@@ -97,12 +102,12 @@ public final class SpecSchema {
                 + "; allowed keys: " + String.join(", ", keys()));
       }
     }
-    if (spec.capacity().isEmpty()) {
+    if (spec.capacity().isEmpty() && defaultCapacity == 0) {
       throw new IllegalArgumentException(
           FilterSpec.CAPACITY + " is missing for variant " + variant + ": give "
               + FilterSpec.CAPACITY + "=N with N in " + minCapacity + ".." + maxCapacity);
     }
-    long capacity = spec.capacity().getAsLong();
+    long capacity = spec.capacity().orElse(defaultCapacity);
     if (capacity < minCapacity || capacity > maxCapacity) {
       throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, variant, minCapacity + ".." + maxCapacity);
     }
@@ -113,8 +118,8 @@ public final class SpecSchema {
     int bits;
     if (spec.fingerprintBits().isPresent()) {
       bits = spec.fingerprintBits().getAsInt();
-      if (bits < minBits || bits > maxBits) {
-        throw ConfigValues.outOfRange(FilterSpec.FINGERPRINT_BITS, bits, variant, minBits + ".." + maxBits);
+      if (!supportsFingerprintBits(bits)) {
+        throw ConfigValues.outOfRange(FilterSpec.FINGERPRINT_BITS, bits, variant, fingerprintBitsText());
       }
     } else if (spec.targetFpp().isPresent()) {
       double fpp = spec.targetFpp().getAsDouble();
@@ -126,9 +131,12 @@ public final class SpecSchema {
         throw new IllegalArgumentException(
             FilterSpec.TARGET_FPP + "=" + fpp + " needs " + bits + "-bit fingerprints with "
                 + FilterSpec.BUCKET_SIZE + "=" + bucketSize + ", out of range for variant "
-                + variant + ": " + FilterSpec.FINGERPRINT_BITS + " " + minBits + ".." + maxBits);
+                + variant + ": " + FilterSpec.FINGERPRINT_BITS + " " + fingerprintBitsText());
       }
       bits = Math.max(bits, minBits);
+      while (!supportsFingerprintBits(bits)) {
+        bits++; // the narrowest supported width that is at least as wide
+      }
     } else {
       bits = defaultBits;
     }
@@ -203,6 +211,14 @@ public final class SpecSchema {
     return maxCapacity;
   }
 
+  /**
+   * @return the capacity used when none is given, for a variant that has one (a filter that
+   *     grows, say); empty when {@code capacity} is required
+   */
+  public java.util.OptionalLong defaultCapacity() {
+    return defaultCapacity == 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(defaultCapacity);
+  }
+
   /** @return the narrowest fingerprint allowed, in bits */
   public int minFingerprintBits() {
     return minBits;
@@ -211,6 +227,21 @@ public final class SpecSchema {
   /** @return the widest fingerprint allowed, in bits */
   public int maxFingerprintBits() {
     return maxBits;
+  }
+
+  /**
+   * @param bits a fingerprint width
+   * @return whether the variant supports it
+   */
+  public boolean supportsFingerprintBits(int bits) {
+    return widths == null ? bits >= minBits && bits <= maxBits : Arrays.binarySearch(widths, bits) >= 0;
+  }
+
+  /** @return the supported fingerprint widths as text: {@code 4..32} or {@code 16, 32} */
+  public String fingerprintBitsText() {
+    return widths == null
+        ? minBits + ".." + maxBits
+        : Arrays.stream(widths).mapToObj(Integer::toString).collect(Collectors.joining(", "));
   }
 
   /** @return the fingerprint width used when neither width nor target FPP is given */
@@ -318,8 +349,9 @@ public final class SpecSchema {
 
   @Override
   public String toString() {
-    return variant + " schema: capacity " + minCapacity + ".." + maxCapacity + ", fingerprintBits "
-        + minBits + ".." + maxBits + " (default " + defaultBits + "), bucketSize "
+    return variant + " schema: capacity " + minCapacity + ".." + maxCapacity
+        + (defaultCapacity == 0 ? "" : " (default " + defaultCapacity + ")") + ", fingerprintBits "
+        + fingerprintBitsText() + " (default " + defaultBits + "), bucketSize "
         + bucketSizesText() + " (default " + defaultBucket + "), maxKicks " + minKicks + ".."
         + maxKicks + " (default " + defaultKicks + "), hash default " + defaultHash
         + ", concurrency " + concurrencyText() + " (default none)"
@@ -366,9 +398,11 @@ public final class SpecSchema {
     private final String variant;
     private long minCapacity = -1;
     private long maxCapacity;
+    private long defaultCapacity;
     private int minBits = -1;
     private int maxBits;
     private int defaultBits;
+    private int[] widths;
     private int[] bucketSizes;
     private int minBucket = -1;
     private int maxBucket;
@@ -386,6 +420,8 @@ public final class SpecSchema {
     }
 
     /**
+     * Declares the capacities allowed; {@code capacity} is then required.
+     *
      * @param min the smallest capacity, at least 1
      * @param max the largest capacity
      * @return this builder
@@ -394,6 +430,24 @@ public final class SpecSchema {
       require(min >= 1 && min <= max, "capacity range " + min + ".." + max);
       this.minCapacity = min;
       this.maxCapacity = max;
+      this.defaultCapacity = 0;
+      return this;
+    }
+
+    /**
+     * Declares the capacities allowed and the one used when none is given, for a variant where a
+     * missing capacity has a sensible meaning (a filter that grows from a small start, say).
+     *
+     * @param min the smallest capacity, at least 1
+     * @param max the largest capacity
+     * @param defaultCapacity the capacity used when none is given, in {@code min..max}
+     * @return this builder
+     */
+    public Builder capacity(long min, long max, long defaultCapacity) {
+      capacity(min, max);
+      require(defaultCapacity >= min && defaultCapacity <= max,
+          "capacity " + min + ".." + max + " default " + defaultCapacity);
+      this.defaultCapacity = defaultCapacity;
       return this;
     }
 
@@ -409,6 +463,26 @@ public final class SpecSchema {
       this.minBits = min;
       this.maxBits = max;
       this.defaultBits = defaultBits;
+      this.widths = null;
+      return this;
+    }
+
+    /**
+     * Declares a variant that supports only some fingerprint widths (the lane widths of its
+     * table, say); a {@code targetFpp} then gives the narrowest of them that is wide enough.
+     *
+     * @param defaultBits the width used when none is given (one of {@code allowed})
+     * @param allowed every supported width, each 1..64
+     * @return this builder
+     */
+    public Builder fingerprintWidths(int defaultBits, int... allowed) {
+      int[] sorted = allowed.clone();
+      Arrays.sort(sorted);
+      require(sorted.length > 0 && sorted[0] >= 1 && sorted[sorted.length - 1] <= 64
+          && Arrays.binarySearch(sorted, defaultBits) >= 0,
+          "fingerprint widths " + Arrays.toString(allowed) + " default " + defaultBits);
+      fingerprintBits(sorted[0], sorted[sorted.length - 1], defaultBits);
+      this.widths = sorted;
       return this;
     }
 

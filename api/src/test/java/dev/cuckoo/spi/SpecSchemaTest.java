@@ -96,6 +96,37 @@ class SpecSchemaTest {
   }
 
   @Test
+  void aSetOfWidthsTakesATargetToTheNarrowestThatIsWideEnough() {
+    SpecSchema s = SpecSchema.builder("w").capacity(1, 1_000).fingerprintWidths(16, 32, 16).bucketSizes(4, 4)
+        .maxKicks(0, 500, 500).defaultHash("fnv1a-mix").build();
+    assertEquals("16, 32", s.fingerprintBitsText());
+    assertEquals("4..32", SCHEMA.fingerprintBitsText());
+    assertTrue(s.supportsFingerprintBits(32) && !s.supportsFingerprintBits(20));
+    assertEquals(16, s.minFingerprintBits());
+    assertEquals(32, s.maxFingerprintBits());
+    assertEquals(16, s.resolve(FilterSpec.parse("w?capacity=9&targetFpp=0.01")).fingerprintBits().getAsInt());
+    assertEquals(32, s.resolve(FilterSpec.parse("w?capacity=9&targetFpp=1e-5")).fingerprintBits().getAsInt());
+    assertEquals("fingerprintBits=20 is out of range for variant w: 16, 32",
+        assertThrows(IllegalArgumentException.class, () -> s.resolve(FilterSpec.parse("w?capacity=9&fingerprintBits=20")))
+            .getMessage());
+    assertThrows(IllegalArgumentException.class, () -> SpecSchema.builder("x").fingerprintWidths(8, 16, 32));
+  }
+
+  @Test
+  void aCapacityWithADefaultMayBeLeftOut() {
+    SpecSchema s = SpecSchema.builder("g").capacity(1, 1_000, 64).fingerprintBits(16, 16, 16).bucketSizes(4, 4)
+        .maxKicks(0, 500, 500).defaultHash("fnv1a-mix").build();
+    assertEquals(64, s.defaultCapacity().getAsLong());
+    assertTrue(SCHEMA.defaultCapacity().isEmpty(), "capacity(min, max) makes it required");
+    FilterSpec resolved = s.resolve(FilterSpec.parse("g"));
+    assertEquals(64, resolved.capacity().getAsLong());
+    assertEquals(resolved, s.resolve(resolved), "the default is written into the resolved spec");
+    assertEquals(9, s.resolve(FilterSpec.parse("g?capacity=9")).capacity().getAsLong());
+    assertTrue(s.toString().contains("capacity 1..1000 (default 64)"), s.toString());
+    assertThrows(IllegalArgumentException.class, () -> SpecSchema.builder("x").capacity(1, 10, 11));
+  }
+
+  @Test
   void anInconsistentSchemaIsABug() {
     assertThrows(IllegalArgumentException.class, () -> SpecSchema.builder("x").fingerprintBits(8, 4, 6));
     assertThrows(IllegalArgumentException.class, () -> SpecSchema.builder("x").bucketSizes(3, 1, 2, 4));

@@ -446,7 +446,9 @@ public abstract class CuckooFilterContractTest {
     long cap = Math.max(schema.minCapacity(), Math.min(1_000, schema.maxCapacity()));
     String base = v + "?capacity=" + cap;
     List<String[]> cases = new ArrayList<>();
-    cases.add(new String[] {v, "capacity", v});
+    if (schema.defaultCapacity().isEmpty()) {
+      cases.add(new String[] {v, "capacity", v});
+    }
     cases.add(new String[] {v + "?capacity=abc", "capacity", "abc"});
     cases.add(new String[] {v + "?capacity=0", "capacity", "0"});
     cases.add(new String[] {v + "?capacity=-5", "capacity", "-5"});
@@ -464,7 +466,7 @@ public abstract class CuckooFilterContractTest {
     int overBits = schema.maxFingerprintBits() + 1;
     if (overBits <= 64) {
       cases.add(new String[] {base + "&fingerprintBits=" + overBits, "fingerprintBits", Integer.toString(overBits), v,
-          schema.minFingerprintBits() + ".." + schema.maxFingerprintBits()});
+          schema.fingerprintBitsText()});
     } else {
       cases.add(new String[] {base + "&fingerprintBits=" + overBits, "fingerprintBits", Integer.toString(overBits), "1..64"});
     }
@@ -612,6 +614,8 @@ public abstract class CuckooFilterContractTest {
     assertTrue(CuckooFilters.variants().contains(variant()), "installed: " + CuckooFilters.variants());
     assertNotNull(CuckooFilters.provider(variant()).description());
     assertEquals(variant(), CuckooFilters.provider(variant()).name());
+    CuckooFilters.provider(variant()).schema().defaultCapacity().ifPresent(c ->
+        assertEquals(c, CuckooFilters.create(variant()).spec().capacity().getAsLong(), "the default capacity"));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -22,7 +22,13 @@ import java.util.regex.Pattern;
  * ./compare                                   # the default quick run (about two minutes)
  * ./compare --size 10M --out results/10m      # the targets' size
  * ./compare --configs 'classic?fingerprintBits=12;semi-sorted' --peers off
+ * ./compare --grow                            # growing filters from 4,096 to 16.7M keys
  * }</pre>
+ *
+ * <p>With {@code --grow} it measures filters that grow instead ({@link GrowthWorker}): each
+ * contender is filled from a filter created for {@code --from} keys to {@code --to} keys, with
+ * lookups, false positives and memory at every 4x, in rounds that alternate the contenders, one
+ * JVM per contender and round; the report gives the median of the rounds.
  */
 public final class Compare {
   static final String USAGE = String.join("\n",
@@ -33,6 +39,11 @@ public final class Compare {
       "  --peers on|off    include FastFilter, CuckooFilter4J and Guava (default on)",
       "  --only REGEX      run only contenders whose name matches",
       "  --out DIR         where to write results.csv, results.md and charts (default compare-out)",
+      "  --grow            measure growing filters instead: from --from keys to --to keys, lookups, FPP and",
+      "                    memory at every 4x (contenders: --configs, a config after 'presized:' is created",
+      "                    for --to keys; default " + String.join(";", GrowthWorker.defaultContenders()) + ")",
+      "  --from N          with --grow: the capacity growing filters start with (default 4096)",
+      "  --to N            with --grow: the keys added in all (default 16.7M, i.e. 16777216)",
       "  --in-process      measure in this JVM instead of one JVM per contender (for tests)",
       "  --help            this text");
 
@@ -50,6 +61,10 @@ public final class Compare {
     Path out = Paths.get("compare-out");
     boolean inProcess;
     long warmUpNanos = CompareWorker.WARM_UP_NANOS;
+    boolean grow;
+    long from = 4096;
+    int to = 1 << 24;
+    int queries = GrowthWorker.QUERIES;
 
     static Options parse(String... args) {
       Options o = new Options();
@@ -60,6 +75,10 @@ public final class Compare {
         }
         if (a.equals("--in-process")) {
           o.inProcess = true;
+          continue;
+        }
+        if (a.equals("--grow")) {
+          o.grow = true;
           continue;
         }
         if (i + 1 >= args.length) {
@@ -78,10 +97,30 @@ public final class Compare {
             break;
           case "--only": o.only = Pattern.compile(v); break;
           case "--out": o.out = Paths.get(v); break;
+          case "--from": o.from = parseCount("--from", v); break;
+          case "--to": o.to = parseSize(v); break;
           default: throw new UsageException("unknown option " + a);
         }
       }
+      if (o.from > o.to) {
+        throw new UsageException("--from " + o.from + " is above --to " + o.to);
+      }
       return o;
+    }
+
+    /** @return a count such as 4096 or 4k, at least 1 */
+    static long parseCount(String option, String v) {
+      String t = v.trim().toLowerCase(Locale.ROOT).replace("_", "");
+      long mult = t.endsWith("k") ? 1_000 : t.endsWith("m") ? 1_000_000 : 1;
+      try {
+        long n = Math.round(Double.parseDouble(mult == 1 ? t : t.substring(0, t.length() - 1)) * mult);
+        if (n >= 1 && n <= 500_000_000) {
+          return n;
+        }
+      } catch (NumberFormatException ignored) {
+        // reported below
+      }
+      throw new UsageException(option + " takes a number of keys such as 4096 or 4k, 1..500M, not " + v);
     }
 
     static int parseSize(String v) {
@@ -162,6 +201,9 @@ public final class Compare {
       System.err.println(USAGE);
       return e.getMessage() == null ? 0 : 2;
     }
+    if (o.grow) {
+      return GrowthCompare.execute(o);
+    }
     List<Contender> contenders;
     try {
       contenders = contenders(o);
@@ -222,7 +264,7 @@ public final class Compare {
     return results;
   }
 
-  private static void status(PrintStream out, boolean terminal, String text, long start) {
+  static void status(PrintStream out, boolean terminal, String text, long start) {
     String line = String.format("%s  [%3.0f s]", text, (System.nanoTime() - start) / 1e9);
     if (terminal) {
       out.print("\r" + String.format("%-100s", line));
@@ -234,30 +276,46 @@ public final class Compare {
 
   private static Measurement forked(Contender c, Options o, java.util.function.Consumer<String> onProgress)
       throws IOException, InterruptedException {
+    return Measurement.fromLine(fork(CompareWorker.class, heapMb(o.size), "MEASUREMENT\t", onProgress,
+        c.name(), Integer.toString(o.size), Integer.toString(o.rounds)));
+  }
+
+  /** @return the heap a worker gets for this many keys, in MiB */
+  static long heapMb(long keys) {
+    return Math.max(1024, Math.min(20_000, 64L * keys / (1 << 20) + 512));
+  }
+
+  /**
+   * Runs a worker class's {@code main} in a JVM of its own, on this JVM's class path, passing
+   * its {@code PROGRESS} lines on and returning the line that starts with {@code prefix}.
+   *
+   * @throws IOException if the worker fails or prints no such line
+   */
+  static String fork(Class<?> worker, long heapMb, String prefix, java.util.function.Consumer<String> onProgress,
+      String... args) throws IOException, InterruptedException {
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    long heapMb = Math.max(1024, Math.min(20_000, 64L * o.size / (1 << 20) + 512));
-    List<String> cmd = List.of(java, "-Xms" + Math.min(heapMb, 2048) + "m", "-Xmx" + heapMb + "m",
-        "-XX:+UseParallelGC", "-cp", System.getProperty("java.class.path"),
-        CompareWorker.class.getName(), c.name(), Integer.toString(o.size), Integer.toString(o.rounds));
+    List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + Math.min(heapMb, 2048) + "m", "-Xmx" + heapMb + "m",
+        "-XX:+UseParallelGC", "-cp", System.getProperty("java.class.path"), worker.getName()));
+    cmd.addAll(List.of(args));
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    Measurement m = null;
+    String result = null;
     List<String> other = new ArrayList<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         if (line.startsWith("PROGRESS\t")) {
           onProgress.accept(line.substring(9));
-        } else if (line.startsWith("MEASUREMENT\t")) {
-          m = Measurement.fromLine(line);
+        } else if (line.startsWith(prefix)) {
+          result = line;
         } else {
           other.add(line);
         }
       }
     }
     int code = p.waitFor();
-    if (code != 0 || m == null) {
-      throw new IOException("measuring " + c.name() + " failed (exit " + code + "): " + String.join("\n", other));
+    if (code != 0 || result == null) {
+      throw new IOException("measuring " + String.join(" ", args) + " failed (exit " + code + "): " + String.join("\n", other));
     }
-    return m;
+    return result;
   }
 }

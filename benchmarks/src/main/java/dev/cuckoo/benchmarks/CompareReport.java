@@ -38,31 +38,10 @@ final class CompareReport {
           String.format(Locale.ROOT, "%.1f", m.negativeNs()),
           Long.toString(m.falseNegatives())});
     }
-    if (markdown) {
-      sb.append("| ").append(String.join(" | ", head)).append(" |\n|");
-      sb.append(" --- |".repeat(head.length)).append('\n');
-      for (String[] r : rows) {
-        sb.append("| `").append(r[0]).append("` | ").append(String.join(" | ", List.of(r).subList(1, r.length))).append(" |\n");
-      }
-      return sb.toString();
+    if (!markdown) {
+      sb.append(String.format(Locale.ROOT, "%,d random long keys per filter; median of the measured rounds%n", size));
     }
-    int[] width = new int[head.length];
-    for (int i = 0; i < head.length; i++) {
-      width[i] = head[i].length();
-      for (String[] r : rows) {
-        width[i] = Math.max(width[i], r[i].length());
-      }
-    }
-    sb.append(String.format(Locale.ROOT, "%,d random long keys per filter; median of the measured rounds%n", size));
-    appendRow(sb, head, width);
-    StringBuilder rule = new StringBuilder();
-    for (int w : width) {
-      rule.append("-".repeat(w)).append("  ");
-    }
-    sb.append(rule.toString().stripTrailing()).append('\n');
-    for (String[] r : rows) {
-      appendRow(sb, r, width);
-    }
+    appendTable(sb, head, rows, markdown);
     return sb.toString();
   }
 
@@ -95,6 +74,126 @@ final class CompareReport {
     XYChart fpp = fppChart(results, size);
     BitmapEncoder.saveBitmap(fpp, dir.resolve("fpp-vs-bits").toString(), BitmapEncoder.BitmapFormat.PNG);
     VectorGraphicsEncoder.saveVectorGraphic(fpp, dir.resolve("fpp-vs-bits").toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+  }
+
+  // ---------------------------------------------------------------- compare --grow
+
+  static String growthTable(List<GrowthMeasurement> results, boolean markdown) {
+    StringBuilder sb = new StringBuilder();
+    if (!results.isEmpty()) {
+      GrowthMeasurement first = results.get(0);
+      sb.append(String.format(Locale.ROOT, "random long keys, from a filter created for %,d keys to %,d keys;"
+          + " median of the rounds%n%n", first.from(), first.to()));
+    }
+    List<String[]> summary = new ArrayList<>();
+    List<String[]> points = new ArrayList<>();
+    for (GrowthMeasurement m : results) {
+      summary.add(new String[] {m.name(), String.format(Locale.ROOT, "%.1f", m.insertNs()),
+          String.format(Locale.ROOT, "%.1f", m.longestBlockMs()),
+          String.format(Locale.ROOT, "%.1f", m.bitsGeometricMean()), String.format(Locale.ROOT, "%.1f", m.bitsWorst()),
+          Long.toString(m.falseNegatives())});
+      for (GrowthMeasurement.Checkpoint c : m.checkpoints()) {
+        points.add(new String[] {m.name(), String.format(Locale.ROOT, "%,d", c.keys()),
+            String.format(Locale.ROOT, "%.2f", c.bitsPerItem()), String.format(Locale.ROOT, "%.4f%%", 100 * c.fpp()),
+            String.format(Locale.ROOT, "%.1f", c.positiveNs()), String.format(Locale.ROOT, "%.1f", c.negativeNs()),
+            String.format(Locale.ROOT, "%.1f", c.insertNs())});
+      }
+    }
+    appendTable(sb, new String[] {"contender", "insert ns", "longest " + GrowthWorker.BLOCK + " adds ms",
+        "bits/item mean", "bits/item worst", "false neg."}, summary, markdown);
+    sb.append('\n');
+    appendTable(sb, new String[] {"contender", "keys", "bits/item", "FPP", "pos. lookup ns", "neg. lookup ns",
+        "insert ns since last"}, points, markdown);
+    return sb.toString();
+  }
+
+  private static void appendTable(StringBuilder sb, String[] head, List<String[]> rows, boolean markdown) {
+    if (markdown) {
+      sb.append("| ").append(String.join(" | ", head)).append(" |\n|").append(" --- |".repeat(head.length)).append('\n');
+      for (String[] r : rows) {
+        sb.append("| `").append(r[0]).append("` | ").append(String.join(" | ", List.of(r).subList(1, r.length)))
+            .append(" |\n");
+      }
+      return;
+    }
+    int[] width = new int[head.length];
+    for (int i = 0; i < head.length; i++) {
+      width[i] = head[i].length();
+      for (String[] r : rows) {
+        width[i] = Math.max(width[i], r[i].length());
+      }
+    }
+    appendRow(sb, head, width);
+    StringBuilder rule = new StringBuilder();
+    for (int w : width) {
+      rule.append("-".repeat(w)).append("  ");
+    }
+    sb.append(rule.toString().stripTrailing()).append('\n');
+    for (String[] r : rows) {
+      appendRow(sb, r, width);
+    }
+  }
+
+  static void printGrowth(List<GrowthMeasurement> results, PrintStream out) {
+    out.println();
+    out.print(growthTable(results, false));
+  }
+
+  static void writeGrowth(List<GrowthMeasurement> results, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    List<String> csv = new ArrayList<>();
+    csv.add(GrowthMeasurement.csvHeader());
+    results.forEach(m -> csv.addAll(m.csvRows()));
+    Files.write(dir.resolve("growth.csv"), csv, StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve("growth.md"), growthTable(results, true), StandardCharsets.UTF_8);
+    save(growthChart(results, "lookup ns as the filter grows (lower is better)", "ns per lookup", false,
+        m -> m.checkpoints().stream().map(c -> new double[] {c.keys(), c.negativeNs()}).toList(),
+        m -> m.checkpoints().stream().map(c -> new double[] {c.keys(), c.positiveNs()}).toList()), dir, "growth-lookup-ns");
+    save(growthChart(results, "measured false-positive rate as the filter grows", "FPP", true,
+        m -> m.checkpoints().stream().map(c -> new double[] {c.keys(), Math.max(c.fpp(), 1e-7)}).toList(), null),
+        dir, "growth-fpp");
+    save(growthChart(results, "bits per item, 8 samples per doubling", "bits per item", false,
+        m -> m.samples().stream().map(c -> new double[] {c.keys(), c.bitsPerItem()}).toList(), null),
+        dir, "growth-bits-per-item");
+  }
+
+  private static void save(XYChart chart, Path dir, String name) throws IOException {
+    BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+    VectorGraphicsEncoder.saveVectorGraphic(chart, dir.resolve(name).toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+  }
+
+  /**
+   * One line per contender against the key count (log scale): {@code main}'s points, and if
+   * given, {@code second}'s as a dashed line of the same contender.
+   */
+  static XYChart growthChart(List<GrowthMeasurement> results, String title, String yAxis, boolean logY,
+      java.util.function.Function<GrowthMeasurement, List<double[]>> main,
+      java.util.function.Function<GrowthMeasurement, List<double[]>> second) {
+    XYChart chart = new XYChartBuilder().width(1100).height(700).title(title)
+        .xAxisTitle("keys").yAxisTitle(yAxis).build();
+    chart.getStyler().setXAxisLogarithmic(true);
+    chart.getStyler().setYAxisLogarithmic(logY);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+    chart.getStyler().setChartBackgroundColor(Color.WHITE);
+    chart.getStyler().setMarkerSize(6);
+    for (GrowthMeasurement m : results) {
+      addSeries(chart, m.name() + (second == null ? "" : " (negative)"), main.apply(m), false);
+      if (second != null) {
+        addSeries(chart, m.name() + " (positive)", second.apply(m), true);
+      }
+    }
+    return chart;
+  }
+
+  private static void addSeries(XYChart chart, String name, List<double[]> points, boolean dashed) {
+    double[] x = points.stream().mapToDouble(p -> p[0]).toArray();
+    double[] y = points.stream().mapToDouble(p -> p[1]).toArray();
+    XYSeries s = chart.addSeries(name, x, y);
+    s.setMarker(dashed ? SeriesMarkers.NONE : SeriesMarkers.CIRCLE);
+    if (dashed) {
+      s.setLineStyle(new java.awt.BasicStroke(1.5f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
+          10f, new float[] {6f, 4f}, 0f));
+    }
   }
 
   static CategoryChart speedChart(List<Measurement> results, int size) {

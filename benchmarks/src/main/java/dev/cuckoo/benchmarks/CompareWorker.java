@@ -72,23 +72,14 @@ public final class CompareWorker {
     warmUntil = System.nanoTime() + warmUpNanos;
     for (int round = -1; round < rounds; round++) {
       progress("lookups", round, rounds);
-      long t0 = System.nanoTime();
-      int found = 0;
-      for (long k : present) {
-        found += f.mightContain(k) ? 1 : 0;
-      }
-      long t1 = System.nanoTime();
-      int fp = 0;
-      for (long k : absent) {
-        fp += f.mightContain(k) ? 1 : 0;
-      }
-      long t2 = System.nanoTime();
-      falsePositives = fp;
-      sink += found + fp;
+      LookupPass found = LookupPass.over(f, present);
+      LookupPass fp = LookupPass.over(f, absent);
+      falsePositives = fp.found();
+      sink += found.found() + fp.found();
       if (round >= 0) {
-        positive[round] = (double) (t1 - t0) / n;
-        negative[round] = (double) (t2 - t1) / queries;
-      } else if (t2 < warmUntil) {
+        positive[round] = found.nanosPer(n);
+        negative[round] = fp.nanosPer(queries);
+      } else if (System.nanoTime() < warmUntil) {
         round--;
       }
     }

@@ -1,6 +1,5 @@
 package dev.cuckoo.benchmarks;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -49,9 +48,7 @@ public record Measurement(
     m.put("positiveNs", Double.toString(positiveNs));
     m.put("negativeNs", Double.toString(negativeNs));
     m.put("falseNegatives", Long.toString(falseNegatives));
-    StringBuilder sb = new StringBuilder("MEASUREMENT");
-    m.forEach((k, v) -> sb.append('\t').append(k).append('=').append(v));
-    return sb.toString();
+    return WorkerLines.format("MEASUREMENT", m);
   }
 
   /**
@@ -59,8 +56,7 @@ public record Measurement(
    * @return the measurement
    */
   public static Measurement fromLine(String line) {
-    Map<String, String> m = new LinkedHashMap<>();
-    Arrays.stream(line.split("\t")).skip(1).forEach(kv -> m.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1)));
+    Map<String, String> m = WorkerLines.parse(line);
     return new Measurement(m.get("name"), m.get("family"), Long.parseLong(m.get("keys")),
         Long.parseLong(m.get("stored")), Double.parseDouble(m.get("bitsPerItem")), Double.parseDouble(m.get("fpp")),
         Double.parseDouble(m.get("loadAtRefusal")), Double.parseDouble(m.get("insertNs")),

@@ -30,10 +30,11 @@ class ConfigReferenceTest {
       SpecSchema s = p.schema();
       sb.append("\n### `").append(variant).append("`\n\n").append(p.description()).append("\n\n");
       sb.append("| key | allowed | default |\n|---|---|---|\n");
-      sb.append(row(FilterSpec.CAPACITY, s.minCapacity() + ".." + s.maxCapacity(), "required"));
-      sb.append(row(FilterSpec.FINGERPRINT_BITS, s.minFingerprintBits() + ".." + s.maxFingerprintBits(),
+      sb.append(row(FilterSpec.CAPACITY, s.minCapacity() + ".." + s.maxCapacity(),
+          s.defaultCapacity().isPresent() ? Long.toString(s.defaultCapacity().getAsLong()) : "required"));
+      sb.append(row(FilterSpec.FINGERPRINT_BITS, s.fingerprintBitsText(),
           Integer.toString(s.defaultFingerprintBits())));
-      sb.append(row(FilterSpec.TARGET_FPP, "between 0 and 1; gives the smallest `fingerprintBits` f with 2b/2^f ≤ targetFpp",
+      sb.append(row(FilterSpec.TARGET_FPP, "between 0 and 1; gives the smallest supported `fingerprintBits` f with 2b/2^f ≤ targetFpp",
           "(instead of `fingerprintBits`)"));
       sb.append(row(FilterSpec.BUCKET_SIZE, s.bucketSizesText(), Integer.toString(s.defaultBucketSize())));
       sb.append(row(FilterSpec.HASH, "an installed hash", "`" + s.defaultHash() + "`"));

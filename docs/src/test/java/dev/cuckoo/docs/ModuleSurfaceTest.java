@@ -47,6 +47,7 @@ class ModuleSurfaceTest {
     assertEquals(Set.of("dev.cuckoo.engine"), exports(modules.get("dev.cuckoo.engine")), "the engine");
     assertEquals(Set.of(), exports(modules.get("dev.cuckoo.classic")), "classic exports nothing");
     assertEquals(Set.of(), exports(modules.get("dev.cuckoo.semisorted")), "semi-sorted exports nothing");
+    assertEquals(Set.of(), exports(modules.get("dev.cuckoo.expandable")), "expandable exports nothing");
     assertEquals(Set.of(), exports(modules.get("dev.cuckoo.hashing")), "hashing exports nothing");
     assertEquals(Set.of("dev.cuckoo.logstore"), exports(modules.get("dev.cuckoo.logstore")), "the log store exports LogStore's package");
     for (ModuleDescriptor d : modules.values()) {

@@ -54,6 +54,26 @@ public interface CuckooTable {
     return PartialKeyHashing.alternateBucket(bucket, fingerprint, bucketCount());
   }
 
+  /**
+   * The entry as the other of its two candidate buckets stores it: if {@code entry} sits in
+   * bucket {@code b}, a move to {@code alternate(b, fingerprintOf(entry))} stores {@code
+   * movedEntry(entry)} there. Most tables store an entry the same way in either bucket, which is
+   * the default (the entry itself); a table whose entries record something about the bucket
+   * they sit in (which of the two it is, say, or bits of its address) changes that record.
+   * {@link KickPath}, {@link FingerprintStash#reinsert} and the striped store call it on every
+   * move.
+   *
+   * <p>It must be an involution that keeps what {@link #alternate} needs: {@code
+   * movedEntry(movedEntry(e)) == e}, and {@code alternate(alternate(b, fingerprintOf(e)),
+   * fingerprintOf(movedEntry(e))) == b}.
+   *
+   * @param entry a non-zero entry as one of its buckets stores it
+   * @return the entry as its other bucket stores it, non-zero
+   */
+  default long movedEntry(long entry) {
+    return entry;
+  }
+
   // ---------------------------------------------------------------- lookups, by fingerprint
 
   /**

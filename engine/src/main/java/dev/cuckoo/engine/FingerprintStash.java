@@ -123,7 +123,7 @@ public final class FingerprintStash {
    *
    * @param bucket either candidate bucket of the entry's key
    * @param fingerprint the entry's fingerprint, non-zero
-   * @param entry the whole entry, as its table stores it
+   * @param entry the whole entry, as {@code bucket} stores it
    * @return {@code false} if the stash is full (and unchanged)
    */
   public boolean add(long bucket, int fingerprint, long entry) {
@@ -241,7 +241,7 @@ public final class FingerprintStash {
       long bucket = buckets[i];
       long entry = entries[i];
       if (table.insert(bucket, entry)
-          || table.insert(table.alternate(bucket, fingerprints[i]), entry)) {
+          || table.insert(table.alternate(bucket, fingerprints[i]), table.movedEntry(entry))) {
         removeAt(i);
         moved++;
       }

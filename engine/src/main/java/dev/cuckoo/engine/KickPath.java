@@ -34,7 +34,10 @@ public final class KickPath {
    * it failed to enter (the alternate is an involution); putting it back there in place of p[k]
    * leaves p[k] homeless, and so on down to the fingerprint the insert started with. The table
    * is then exactly as before (as a multiset per bucket, which is all a bucket is), and the
-   * caller decides what becomes of the refused fingerprint (FingerprintStash).
+   * caller decides what becomes of the refused fingerprint (FingerprintStash). Every move, out
+   * and back, stores the entry as its new bucket stores it (CuckooTable.movedEntry), so a table
+   * whose entries record something about their bucket stays consistent along the path and
+   * after its undo.
    *
    * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
    *     Better Than Bloom", CoNEXT 2014.
@@ -73,7 +76,7 @@ public final class KickPath {
    * @param table the table
    * @param bucket1 one candidate bucket of the entry
    * @param bucket2 the other, {@code table.alternate(bucket1, table.fingerprintOf(entry))}
-   * @param entry the non-zero entry to place
+   * @param entry the non-zero entry to place, as {@code bucket1} stores it
    * @return {@code true} if the entry is now stored (and every entry evicted on the way found a
    *     place in its other bucket); {@code false} if the table is unchanged
    */
@@ -81,25 +84,27 @@ public final class KickPath {
     if (maxKicks == 0) {
       return false;
     }
-    if (moveAside(table, bucket1, entry) || moveAside(table, bucket2, entry)) {
+    long inBucket2 = table.movedEntry(entry);
+    if (moveAside(table, bucket1, entry) || moveAside(table, bucket2, inBucket2)) {
       return true;
     }
     long slots = table.slotsPerBucket();
-    long r = next();
-    long bucket = (r & 1) == 0 ? bucket1 : bucket2;
-    long homeless = entry;
+    boolean first = (next() & 1) == 0;
+    long bucket = first ? bucket1 : bucket2;
+    long homeless = first ? entry : inBucket2;
     for (int k = 0; k < maxKicks; k++) {
       int slot = (int) PartialKeyHashing.reduce(next(), slots);
       placed[k] = homeless;
-      homeless = table.evict(bucket, slot, homeless);
-      bucket = table.alternate(bucket, table.fingerprintOf(homeless));
+      long evicted = table.evict(bucket, slot, homeless);
+      bucket = table.alternate(bucket, table.fingerprintOf(evicted));
+      homeless = table.movedEntry(evicted);
       if (table.insert(bucket, homeless)) {
         return true;
       }
     }
     for (int k = maxKicks - 1; k >= 0; k--) {
       bucket = table.alternate(bucket, table.fingerprintOf(homeless));
-      table.replace(bucket, placed[k], homeless);
+      table.replace(bucket, placed[k], table.movedEntry(homeless));
       homeless = placed[k];
     }
     return false;
@@ -113,7 +118,7 @@ public final class KickPath {
     int slots = table.slotsPerBucket();
     for (int slot = 0; slot < slots; slot++) {
       long resident = table.entryAt(bucket, slot);
-      if (table.insert(table.alternate(bucket, table.fingerprintOf(resident)), resident)) {
+      if (table.insert(table.alternate(bucket, table.fingerprintOf(resident)), table.movedEntry(resident))) {
         table.evict(bucket, slot, entry);
         return true;
       }

@@ -76,7 +76,7 @@ public final class PlainFingerprintStore implements FingerprintStore {
    *
    * @param bucket1 the entry's first bucket
    * @param fingerprint its fingerprint, {@code table.fingerprintOf(entry)}
-   * @param entry the non-zero entry
+   * @param entry the non-zero entry, as {@code bucket1} stores it ({@link CuckooTable#movedEntry})
    * @return {@code true} if stored; {@code false} if refused, leaving everything as it was
    */
   @Override
@@ -84,7 +84,7 @@ public final class PlainFingerprintStore implements FingerprintStore {
     if (!table.insert(bucket1, entry)) {
       // The other bucket only when the first is full: most adds never need it.
       long bucket2 = table.alternate(bucket1, fingerprint);
-      if (!table.insert(bucket2, entry)
+      if (!table.insert(bucket2, table.movedEntry(entry))
           && !kicks.relocate(table, bucket1, bucket2, entry)
           && !stash.add(bucket1, fingerprint, entry)) {
         return false;
@@ -122,12 +122,12 @@ public final class PlainFingerprintStore implements FingerprintStore {
    *
    * @param bucket1 the entry's first bucket
    * @param fingerprint its fingerprint, {@code table.fingerprintOf(entry)}
-   * @param entry the non-zero entry
+   * @param entry the non-zero entry, as {@code bucket1} stores it
    * @return {@code false} if neither bucket nor the stash holds it
    */
   public boolean removeEntry(long bucket1, int fingerprint, long entry) {
     long bucket2 = table.alternate(bucket1, fingerprint);
-    if (table.remove(bucket1, entry) || table.remove(bucket2, entry)) {
+    if (table.remove(bucket1, entry) || table.remove(bucket2, table.movedEntry(entry))) {
       if (stash.size() != 0) {
         stash.reinsert(table);
       }

@@ -289,7 +289,7 @@ final class StripedFingerprintStore implements FingerprintStore {
   private boolean insert(long bucket1, long bucket2, long entry, int stripe1, int stripe2) {
     locks.beginWrite(stripe1, stripe2);
     try {
-      if (table.insert(bucket1, entry) || table.insert(bucket2, entry)) {
+      if (table.insert(bucket1, entry) || table.insert(bucket2, table.movedEntry(entry))) {
         size.increment();
         return true;
       }
@@ -308,7 +308,7 @@ final class StripedFingerprintStore implements FingerprintStore {
       }
       locks.beginWriteWithExtra(stripe1, stripe2);
       try {
-        boolean stored = table.insert(bucket1, entry) || table.insert(bucket2, entry)
+        boolean stored = table.insert(bucket1, entry) || table.insert(bucket2, table.movedEntry(entry))
             || stash.add(bucket1, fingerprint, entry);
         if (stored) {
           size.increment();
@@ -335,7 +335,7 @@ final class StripedFingerprintStore implements FingerprintStore {
     try {
       locks.beginWrite(stripe1, stripe2);
       try {
-        if (!table.remove(bucket1, entry) && !table.remove(bucket2, entry)) {
+        if (!table.remove(bucket1, entry) && !table.remove(bucket2, table.movedEntry(entry))) {
           if (stashed == 0 || !removeFromStash(bucket1, bucket2, fingerprint)) {
             return false;
           }
@@ -405,7 +405,7 @@ final class StripedFingerprintStore implements FingerprintStore {
           // the stash after it.
           beginMove();
           locks.beginWriteWithExtra(stripe1, stripe2);
-          if (table.insert(bucket, entry) || table.insert(other, entry)) {
+          if (table.insert(bucket, entry) || table.insert(other, table.movedEntry(entry))) {
             stash.removeEntry(bucket, other, entry);
             stashed = stash.size();
           }

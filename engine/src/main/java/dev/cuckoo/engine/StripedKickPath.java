@@ -143,7 +143,7 @@ final class StripedKickPath {
         if (!table.remove(from, entry)) {
           return false;
         }
-        if (table.insert(to, entry)) {
+        if (table.insert(to, table.movedEntry(entry))) {
           return true;
         }
         table.insert(from, entry); // the slot it just left

@@ -32,6 +32,13 @@ public final class SwarLanes {
    * A lane equal to a value v is a zero lane of x ^ (v * lo). Fingerprint 0 means an empty
    * slot, so the empty slots of a bucket are its zero lanes.
    *
+   * codeMismatch: a lane may hold a code of any length up to w - 1 bits, left-aligned and ended
+   * by a marker bit, its lowest set bit (the unary end marker of a variable-length code). Then
+   * x ^ (x - 1) has exactly the marker and the bits below it set, and (x ^ p) & ~(x ^ (x - 1))
+   * the code bits that differ from p's bits in the same places: zero exactly when the code is a
+   * prefix of p's lane. x - lo borrows across lanes only out of a zero lane, which a lane that
+   * holds a code never is.
+   *
    * [1] S. E. Anderson, "Bit Twiddling Hacks", Stanford University, section "Determine if a
    *     word has a zero byte" (the first test there is credited to Alan Mycroft, 1987).
    */
@@ -74,6 +81,21 @@ public final class SwarLanes {
    */
   public static long anyZero(long x, long y, long lo, long hi) {
     return (((x - lo) & ~x) | ((y - lo) & ~y)) & hi;
+  }
+
+  /**
+   * For lanes that each hold a left-aligned code ended by a marker bit (the lane's lowest set
+   * bit; the bits below it are padding), the bits in which each code differs from the bits of
+   * {@code p} above the marker: a lane of the result is zero exactly when its code is a prefix
+   * of {@code p}'s lane. Test the result with {@link #anyZero} or {@link #zeroLanes}.
+   *
+   * @param x the lanes, none of them zero
+   * @param p the lanes to compare with, of the same layout
+   * @param lo bit 0 of every lane
+   * @return the mismatched code bits of each lane
+   */
+  public static long codeMismatch(long x, long p, long lo) {
+    return (x ^ p) & ~(x ^ (x - lo));
   }
 
   /**

@@ -125,4 +125,63 @@ class KickPathTest {
       assertTrue(found, "value " + kv[1] + " left its fingerprint " + fp);
     }
   }
+
+  /**
+   * A table whose entries record the bucket they sit in (as the value beside the fingerprint),
+   * so a move must rewrite the record: {@link CuckooTable#movedEntry}.
+   */
+  static final class BucketRecordingTable extends ArrayTable {
+    BucketRecordingTable(long buckets, int perBucket) {
+      super(buckets, perBucket);
+    }
+
+    @Override
+    public long movedEntry(long entry) {
+      int fp = fingerprintOf(entry);
+      return ArrayTable.entry(fp, alternate(entry >>> 16, fp));
+    }
+
+    /** @return whether every stored entry records the bucket it sits in */
+    boolean recordsAreTrue() {
+      for (long b = 0; b < bucketCount(); b++) {
+        for (int s = 0; s < slotsPerBucket(); s++) {
+          long e = entryAt(b, s);
+          if (e != 0 && e >>> 16 != b) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 4})
+  void everyMoveAndItsUndoStoreTheEntryAsItsNewBucketDoes(int perBucket) {
+    SplittableRandom r = new SplittableRandom(200 + perBucket);
+    BucketRecordingTable t = new BucketRecordingTable(502, perBucket);
+    KickPath kicks = new KickPath(200, 9);
+    FingerprintStash stash = new FingerprintStash(64);
+    int refusals = 0;
+    while (refusals < 40) {
+      long h = r.nextLong();
+      long b1 = PartialKeyHashing.bucketIndex(h, t.bucketCount());
+      int fp = PartialKeyHashing.fingerprint(h, 12);
+      long b2 = PartialKeyHashing.alternateBucket(b1, fp, t.bucketCount());
+      long entry = ArrayTable.entry(fp, b1);
+      long[] before = t.contents();
+      if (!(t.insert(b1, entry) || t.insert(b2, t.movedEntry(entry)) || kicks.relocate(t, b1, b2, entry))) {
+        refusals++;
+        assertArrayEquals(before, t.contents(), "a refused insert changed the table");
+        stash.add(b1, fp, entry);
+      }
+      assertTrue(t.recordsAreTrue(), "an entry sits in a bucket other than the one it records");
+    }
+    // Emptying slots lets the stash move entries back, into either of their buckets.
+    for (int i = 0; i < t.slots.length; i += 3) {
+      t.slots[i] = 0;
+    }
+    assertTrue(stash.reinsert(t) > 0);
+    assertTrue(t.recordsAreTrue(), "the stash moved an entry back without rewriting its record");
+  }
 }

@@ -76,4 +76,38 @@ class SwarLanesTest {
       assertEquals(matches > 0, SwarLanes.anyZero(x ^ pattern, lo, hi) != 0);
     }
   }
+
+  @ParameterizedTest
+  @ValueSource(ints = {8, 16, 32})
+  void aCodeEndedByItsLowestSetBitMatchesEveryLaneItIsAPrefixOf(int width) {
+    SplittableRandom r = new SplittableRandom(100 + width);
+    int lanes = 64 / width;
+    long laneMask = -1L >>> (64 - width);
+    long lo = SwarLanes.repeat(1L, width, lanes);
+    long hi = lo << (width - 1);
+    long low = SwarLanes.repeat(laneMask >>> 1, width, lanes);
+    for (int i = 0; i < 20_000; i++) {
+      long x = 0;
+      long p = 0;
+      int matches = 0;
+      for (int k = 0; k < lanes; k++) {
+        long full = r.nextLong() & laneMask;
+        int padding = r.nextInt(width); // the marker's place: 0..width-1
+        long code = (full >>> padding >>> 1 << 1 | 1) << padding;
+        // The pattern shares the code's bits above the marker, or differs in one of them.
+        long pl = full;
+        if (padding < width - 1 && r.nextBoolean()) {
+          pl ^= 1L << (padding + 1 + r.nextInt(width - 1 - padding));
+        }
+        boolean prefix = ((code ^ pl) >>> padding >>> 1) == 0;
+        matches += prefix ? 1 : 0;
+        x |= code << (k * width);
+        p |= pl << (k * width);
+      }
+      long d = SwarLanes.codeMismatch(x, p, lo);
+      String at = "x=" + Long.toHexString(x) + " p=" + Long.toHexString(p);
+      assertEquals(matches, Long.bitCount(SwarLanes.zeroLanes(d, low, hi)), at);
+      assertEquals(matches > 0, SwarLanes.anyZero(d, lo, hi) != 0, at);
+    }
+  }
 }

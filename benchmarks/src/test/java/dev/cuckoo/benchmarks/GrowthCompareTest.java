@@ -1,0 +1,108 @@
+package dev.cuckoo.benchmarks;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code compare --grow} computes the right answers on a tiny growth, for every default contender. */
+class GrowthCompareTest {
+
+  @Test
+  void everyGrowthContenderIsMeasuredCorrectly(@TempDir Path out) throws Exception {
+    Compare.Options o = Compare.Options.parse("--grow", "--from", "64", "--to", "20k", "--rounds", "2", "--in-process",
+        "--out", out.toString());
+    o.queries = 5_000;
+    List<String> contenders = GrowthWorker.defaultContenders();
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    List<GrowthMeasurement> results = GrowthCompare.run(o, contenders, new PrintStream(progress, true, StandardCharsets.UTF_8));
+    assertEquals(contenders.size(), results.size());
+    for (GrowthMeasurement m : results) {
+      String name = m.name();
+      assertEquals(0, m.falseNegatives(), name + " lost keys");
+      assertEquals(List.of(64L, 256L, 1024L, 4096L, 16384L, 20000L),
+          m.checkpoints().stream().map(GrowthMeasurement.Checkpoint::keys).toList(), name);
+      // 64·2^(j/8) up to 20,000: j = 0..66.
+      assertEquals(67, m.samples().size(), name);
+      for (GrowthMeasurement.Checkpoint c : m.checkpoints()) {
+        assertTrue(c.fpp() >= 0 && c.fpp() < 0.5, name + " fpp " + c.fpp());
+        assertTrue(c.positiveNs() > 0 && c.negativeNs() > 0 && c.insertNs() > 0, name);
+        assertTrue(c.bitsPerItem() > 4, name + " bits/item " + c.bitsPerItem());
+      }
+      assertTrue(m.bitsWorst() >= m.bitsGeometricMean(), name);
+      assertTrue(m.insertNs() > 0 && m.longestBlockMs() > 0, name);
+      assertEquals(m, GrowthMeasurement.fromLine(m.toLine()), "worker line round trip");
+    }
+    // The chain's false positives pile up as it grows; ours stay two orders of magnitude lower.
+    GrowthMeasurement expandable = results.get(0);
+    GrowthMeasurement chain = results.get(1);
+    double last = expandable.checkpoints().get(5).fpp();
+    assertTrue(last < 0.005 && chain.checkpoints().get(5).fpp() > 10 * last, results.toString());
+    // A presized classic filter is large at the start: its first checkpoints cost many bits per key.
+    assertTrue(results.get(3).checkpoints().get(0).bitsPerItem() > 1_000);
+
+    CompareReport.writeGrowth(results, out);
+    List<String> csv = Files.readAllLines(out.resolve("growth.csv"));
+    assertEquals(GrowthMeasurement.csvHeader(), csv.get(0));
+    assertEquals(1 + 6 * results.size(), csv.size());
+    for (String f : new String[] {"growth.md", "growth-lookup-ns.png", "growth-lookup-ns.svg", "growth-fpp.png",
+        "growth-fpp.svg", "growth-bits-per-item.png", "growth-bits-per-item.svg"}) {
+      assertTrue(Files.size(out.resolve(f)) > 500, f);
+    }
+    String table = CompareReport.growthTable(results, false);
+    for (GrowthMeasurement m : results) {
+      assertTrue(table.contains(m.name()), table);
+    }
+    assertTrue(progress.toString(StandardCharsets.UTF_8).contains("round 2"), progress.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void checkpointsAreEvery4xAndTheEndAndSamples8PerDoubling() {
+    assertArrayEquals(new long[] {4096, 16384, 65536, 100000}, GrowthWorker.checkpoints(4096, 100_000));
+    assertArrayEquals(new long[] {10, 40}, GrowthWorker.checkpoints(10, 40));
+    long[] s = GrowthWorker.samplePoints(1000, 2000);
+    assertEquals(9, s.length);
+    assertEquals(1000, s[0]);
+    assertEquals(1091, s[1]); // 1000·2^(1/8)
+    assertEquals(2000, s[8]);
+  }
+
+  @Test
+  void theMedianOfRoundsTakesEachCheckpointsMedianTime() {
+    GrowthMeasurement.Sample sample = new GrowthMeasurement.Sample(10, 20.0);
+    List<GrowthMeasurement> rounds = List.of(
+        round(10, 5.0, 2.0), round(30, 1.0, 9.0), round(20, 3.0, 4.0));
+    GrowthMeasurement m = GrowthMeasurement.median(rounds);
+    assertEquals(20, m.checkpoints().get(0).positiveNs());
+    assertEquals(3, m.checkpoints().get(0).negativeNs());
+    assertEquals(4, m.insertNs());
+    assertEquals(4, m.checkpoints().get(0).insertNs());
+    assertEquals(List.of(sample), m.samples());
+  }
+
+  private static GrowthMeasurement round(double positive, double negative, double insert) {
+    return new GrowthMeasurement("c", 10, 10, List.of(new GrowthMeasurement.Checkpoint(10, 20.0, 0.01, positive, negative, insert)),
+        List.of(new GrowthMeasurement.Sample(10, 20.0)), insert, 1.0, 0);
+  }
+
+  @Test
+  void badGrowthOptionsAreReportedWithUsage() {
+    assertThrows(Compare.UsageException.class, () -> Compare.Options.parse("--grow", "--from", "0"));
+    assertThrows(Compare.UsageException.class, () -> Compare.Options.parse("--grow", "--from", "many"));
+    assertThrows(Compare.UsageException.class, () -> Compare.Options.parse("--grow", "--from", "2M", "--to", "1M"));
+    Compare.Options o = Compare.Options.parse("--grow", "--from", "4k", "--to", "16.7M");
+    assertTrue(o.grow);
+    assertEquals(4_000, o.from);
+    assertEquals(16_700_000, o.to);
+    assertEquals(1 << 24, Compare.Options.parse("--grow").to);
+  }
+}

@@ -1,0 +1,554 @@
+package dev.cuckoo.expandable;
+
+import dev.cuckoo.Concurrency;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.KickPath;
+import dev.cuckoo.spi.AbstractCuckooFilter;
+import dev.cuckoo.spi.PayloadOutput;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.concurrent.locks.StampedLock;
+
+/**
+ * The expandable cuckoo filter: one {@link LaneTable} that doubles when it fills, and an {@link
+ * AgedStash}; see {@link ExpandableProvider} for what it promises. {@link #of} picks the class
+ * for the spec's concurrency.
+ */
+abstract sealed class ExpandableFilter extends AbstractCuckooFilter
+    permits ExpandableFilter.Plain, ExpandableFilter.ShortLanes, ExpandableFilter.Locked {
+
+  /*
+   * A cuckoo filter [1] that grows without a chain of filters. Its table has 2^k buckets and a
+   * key's first bucket is the top k bits of its hash; a key's entry holds the hash bits that
+   * follow as its fingerprint. To double the table, every entry gives its first fingerprint bit
+   * to the bucket index, moving to bucket 2i or 2i+1, so that a lookup in the larger table
+   * still finds it: the scheme of InfiniFilter [2], on a cuckoo table rather than a quotient
+   * filter. An entry that has given up a bits stores a unary code of its age in their place (a
+   * marker bit below its remaining bits, as InfiniFilter does and Taffy filters [4] do for their
+   * tails), so entries of every age share one lane width, and a lookup compares each with the
+   * key's bits over the entry's own length (LaneTable, with SwarLanes.codeMismatch).
+   *
+   * The second bucket of a key is its first XOR an offset fixed by a 7-bit tag that entries
+   * keep forever, in the 64-bit space of hashes rather than the table's: the pair of a key's
+   * buckets then splits along with the table, and every entry moves to one child of its own
+   * bucket without knowing which of its key's buckets it sits in, as the vacuum filter's
+   * alternate ranges [3] allow within a window. A doubling is one pass over the old table that
+   * writes the new one; it never kicks and cannot fail.
+   *
+   * A doubling does not change the answer to any lookup, so the false-positive rate never falls:
+   * each doubling's new keys add about 2·b·α/2^(w-1), b slots a bucket at load α, and a filter
+   * grown d times from its start is at about (d/2 + 1) times the rate of its first keys (2bα
+   * over 2^(w-1), 0.023% with 16-bit lanes). InfiniFilter and Aleph [5] hold the rate flat by
+   * widening new entries as the filter grows; here lanes stay one width, for lookups of one SWAR
+   * test per bucket, and expectedFpp() counts entries by age to say where the rate is.
+   *
+   * An entry that has given up all its bits is its tag alone; a doubling copies it into both
+   * children, as Aleph duplicates its void entries [5]. Entries of the first table run out
+   * after w - 8 doublings (8 for 16-bit lanes), and their copies are about 2^-(w-8) of the
+   * table for each generation of keys that has run out.
+   *
+   * Removal takes the matching entry with the most fingerprint bits (InfiniFilter's rule [2]): if
+   * it is another key's, that key's bits extend those of the key removed, so the entry left
+   * behind matches both. Inserts kick as the engine's KickPath does, rewriting the address bits
+   * an entry carries when it moves (LaneTable.movedEntry); a key the kicks cannot place waits in
+   * the stash, which ages with the table. The table doubles when its entries reach the load the
+   * engine sizes tables for, or when an add finds no room with the stash full and the table at
+   * least half full; it refuses an add only when doubling would outgrow the heap, or when it
+   * just doubled and the key still finds no room (copies of one key fill its buckets at any
+   * size).
+   *
+   * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
+   *     Better Than Bloom", CoNEXT 2014.
+   * [2] N. Dayan, I. Bercea, P. Reviriego, R. Pagh, "InfiniFilter: Expanding Filters to
+   *     Infinity and Beyond", SIGMOD 2023.
+   * [3] M. Wang, M. Zhou, S. Shi, C. Qian, "Vacuum Filters: More Space-Efficient and Faster
+   *     Replacement for Bloom and Cuckoo Filters", PVLDB 13(2), 2019.
+   * [4] J. Apple, "Stretching Your Data with Taffy Filters", Software: Practice and Experience,
+   *     2023 (code: jbapple/libfilter).
+   * [5] N. Dayan, I. Bercea, R. Pagh, "Aleph Filter: To Infinity in Constant Time", PVLDB 17(11),
+   *     2024.
+   */
+
+  /** The load that a refused add must have reached to make the table double. */
+  private static final double REFUSAL_GROWTH_LOAD = 0.55;
+
+  final int laneBits;
+  final int slots;
+  /** log2 of the first table's bucket count, from the spec's capacity. */
+  final int startK;
+  private final double growLoad;
+  private final KickPath kicks;
+  /** The table now; replaced by a larger one when the filter grows. */
+  LaneTable table;
+  final AgedStash stash = new AgedStash();
+  /** Whether the stash holds anything: one field for lookups to test. */
+  boolean stashInUse;
+  /** Keys stored. */
+  private long size;
+  /** Entries in the table and the stash: the keys and the copies of exhausted entries. */
+  private long entries;
+  /** Entries by age (index 0 to the fingerprint width, exhausted). */
+  private final long[] ages;
+  /** The entries at which an add doubles the table first. */
+  private long growAt;
+  /** The most bytes the table may take while it doubles (old and new together). */
+  private long memoryLimit = Runtime.getRuntime().maxMemory();
+
+  ExpandableFilter(FilterSpec spec, LaneTable table) {
+    super(spec);
+    this.laneBits = table.laneBits;
+    this.slots = table.slots;
+    this.startK = startK(spec);
+    this.growLoad = growLoad(slots);
+    this.kicks = new KickPath(spec.maxKicks().getAsInt(), spec.seed().orElse(0L));
+    this.ages = new long[table.fingerprintBits + 1];
+    use(table);
+  }
+
+  /**
+   * @param spec a resolved spec
+   * @return an empty filter of its shape and concurrency
+   */
+  static ExpandableFilter of(FilterSpec spec) {
+    return of(spec, new LaneTable(laneBits(spec), spec.bucketSize().getAsInt(), startK(spec)));
+  }
+
+  /** @return a filter around a table (read from a file, say); call {@link #restore} next */
+  static ExpandableFilter of(FilterSpec spec, LaneTable table) {
+    if (spec.concurrency().orElse(Concurrency.NONE) == Concurrency.LOCKED) {
+      return new Locked(spec, table);
+    }
+    return table.shortLanes ? new ShortLanes(spec, table) : new Plain(spec, table);
+  }
+
+  static int laneBits(FilterSpec spec) {
+    return spec.fingerprintBits().getAsInt();
+  }
+
+  /** @return the load at which a table of buckets of this size doubles */
+  static double growLoad(int slots) {
+    return CuckooSizing.designLoad(slots);
+  }
+
+  /** @return the entries a table of 2^k buckets takes before it doubles */
+  static long growAt(int slots, int k) {
+    return (long) ((1L << k) * slots * growLoad(slots));
+  }
+
+  /** @return log2 of the smallest table that takes the spec's capacity before it doubles */
+  static int startK(FilterSpec spec) {
+    int slots = spec.bucketSize().getAsInt();
+    long capacity = spec.capacity().getAsLong();
+    int k = 1;
+    while (growAt(slots, k) < capacity) {
+      k++;
+    }
+    return k;
+  }
+
+  private void use(LaneTable t) {
+    table = t;
+    growAt = growAt(slots, t.k);
+  }
+
+  /**
+   * Sets what a file declared: the keys, and the stash's entries; the ages follow from the
+   * table and the stash.
+   */
+  void restore(long keys, AgedStash stashed) {
+    for (int i = 0; i < stashed.size(); i++) {
+      stash.add(stashed.bucket(i), stashed.entry(i));
+    }
+    stashInUse = stash.size() != 0;
+    LaneTable t = table;
+    for (long b = 0; b < t.buckets(); b++) {
+      for (int s = 0; s < slots; s++) {
+        int e = t.lane(b, s);
+        if (e != LaneTable.EMPTY) {
+          ages[t.age(e)]++;
+        }
+      }
+    }
+    for (int i = 0; i < stash.size(); i++) {
+      ages[t.age(stash.entry(i))]++;
+    }
+    long n = 0;
+    for (long a : ages) {
+      n += a;
+    }
+    entries = n;
+    size = keys;
+  }
+
+  // ---------------------------------------------------------------- operations
+
+  @Override
+  protected boolean addHash(long keyHash) {
+    if (entries >= growAt) {
+      grow(); // if it cannot, the table may still have room
+    }
+    if (place(keyHash)) {
+      return true;
+    }
+    return entries >= REFUSAL_GROWTH_LOAD * growAt && grow() && place(keyHash);
+  }
+
+  /** Stores the key's entry in the table or, if no kick path frees a slot, the stash. */
+  private boolean place(long keyHash) {
+    LaneTable t = table;
+    long bucket1 = t.bucketIndex(keyHash);
+    int entry = t.freshEntry(keyHash);
+    long bucket2 = t.alternate(bucket1, entry);
+    if (!t.insert(bucket1, entry) && !t.insert(bucket2, t.movedEntry(entry))
+        && !kicks.relocate(t, bucket1, bucket2, entry)) {
+      if (!stash.hasRoom()) {
+        return false;
+      }
+      stash.add(bucket1, entry);
+      stashInUse = true;
+    }
+    ages[t.age(entry)]++;
+    entries++;
+    size++;
+    return true;
+  }
+
+  /**
+   * Doubles the table, if the heap has room for the old and the new one together.
+   *
+   * @return whether it doubled
+   */
+  private boolean grow() {
+    LaneTable old = table;
+    long oldBytes = (long) old.words.length * Long.BYTES;
+    if (old.k >= LaneTable.maxK(laneBits, slots) || 2 * oldBytes > memoryLimit - oldBytes
+        || stash.size() + stash.exhausted(old) > AgedStash.MAX_ENTRIES) {
+      return false;
+    }
+    LaneTable grown;
+    try {
+      grown = old.grown();
+    } catch (OutOfMemoryError e) {
+      // The heap is shared, so less than the limit may be free. Only this allocation failed,
+      // before the filter changed: the add goes on in the table it has.
+      return false;
+    }
+    stash.grow(old);
+    long exhausted = ages[old.fingerprintBits];
+    // Every entry ages by one; those that give up their last bit join the exhausted ones,
+    // which are now twice as many.
+    ages[old.fingerprintBits] = 2 * exhausted + ages[old.fingerprintBits - 1];
+    System.arraycopy(ages, 0, ages, 1, old.fingerprintBits - 1);
+    ages[0] = 0;
+    entries += exhausted;
+    use(grown);
+    if (stash.size() != 0) {
+      stash.reinsert(grown, kicks);
+    }
+    stashInUse = stash.size() != 0;
+    return true;
+  }
+
+  /**
+   * Sets the most bytes the table may take while it doubles (by default the heap's maximum);
+   * growth beyond it is refused like a failed allocation. For tests.
+   */
+  void memoryLimit(long bytes) {
+    memoryLimit = bytes;
+  }
+
+  @Override
+  protected boolean mightContainHash(long keyHash) {
+    LaneTable t = table;
+    return t.containsHash(keyHash) || (stashInUse && stashContains(t, keyHash));
+  }
+
+  final boolean stashContains(LaneTable t, long keyHash) {
+    return stash.contains(t, t.bucketIndex(keyHash), t.fingerprint(keyHash));
+  }
+
+  /** Removes the matching entry with the most fingerprint bits, from either bucket or the stash. */
+  @Override
+  protected boolean removeHash(long keyHash) {
+    LaneTable t = table;
+    long bucket1 = t.bucketIndex(keyHash);
+    int pattern1 = t.fingerprint(keyHash);
+    long bucket2 = t.alternate(bucket1, pattern1);
+    int pattern2 = (int) t.movedEntry(pattern1);
+    int slot1 = t.longestMatch(bucket1, pattern1, t.fingerprintBits + 1);
+    int age1 = slot1 < 0 ? t.fingerprintBits + 1 : t.age(t.lane(bucket1, slot1));
+    int slot2 = t.longestMatch(bucket2, pattern2, age1);
+    int age2 = slot2 < 0 ? age1 : t.age(t.lane(bucket2, slot2));
+    int stashed = stashInUse ? stash.longestMatch(t, bucket1, pattern1, age2) : -1;
+    int removed;
+    if (stashed >= 0) {
+      removed = stash.removeAt(stashed);
+    } else if (slot2 >= 0) {
+      removed = t.lane(bucket2, slot2);
+      t.setLane(bucket2, slot2, LaneTable.EMPTY);
+    } else if (slot1 >= 0) {
+      removed = t.lane(bucket1, slot1);
+      t.setLane(bucket1, slot1, LaneTable.EMPTY);
+    } else {
+      return false;
+    }
+    ages[t.age(removed)]--;
+    entries--;
+    if (size > 0) {
+      size--; // a remove of a key never added may take a copy of an exhausted entry
+    }
+    if (stashInUse) {
+      stash.reinsert(t, null);
+      stashInUse = stash.size() != 0;
+    }
+    return true;
+  }
+
+  @Override
+  protected long countHash(long keyHash) {
+    LaneTable t = table;
+    long bucket1 = t.bucketIndex(keyHash);
+    int pattern = t.fingerprint(keyHash);
+    long n = t.count(bucket1, t.alternate(bucket1, pattern), pattern);
+    return stashInUse ? n + stash.count(t, bucket1, pattern) : n;
+  }
+
+  @Override
+  public long size() {
+    return size;
+  }
+
+  /** @return the entries in the table and the stash (keys, and copies of exhausted entries) */
+  long entries() {
+    return entries;
+  }
+
+  /** @return the entries of each age, 0 to the fingerprint width (exhausted) */
+  long[] ages() {
+    return ages.clone();
+  }
+
+  /**
+   * {@inheritDoc} The configured capacity while the first table is in use (that table is the
+   * smallest that takes it, so it takes a few more before it doubles: doubling earlier would
+   * leave the next table half empty); after that, the items it takes before it doubles next.
+   */
+  @Override
+  public long capacity() {
+    return table.k == startK ? spec().capacity().getAsLong() : growAt;
+  }
+
+  @Override
+  public long slots() {
+    return table.buckets() * slots + AgedStash.SLOTS;
+  }
+
+  /** @return the bytes of the table and the stash */
+  @Override
+  public long sizeInBytes() {
+    return (long) table.words.length * Long.BYTES + stash.bytes();
+  }
+
+  /**
+   * {@inheritDoc} From the entries of each age: a lookup meets an entry in one of its two
+   * buckets with probability 2/m, and it matches with {@link LaneTable#matchProbability} of its
+   * age; an entry that has seen a doublings matches 2^a times as often as a new one.
+   */
+  @Override
+  public double expectedFpp() {
+    LaneTable t = table;
+    double matches = 0;
+    for (int a = 0; a < ages.length; a++) {
+      matches += ages[a] * t.matchProbability(a);
+    }
+    return -Math.expm1(-2.0 * matches / t.buckets());
+  }
+
+  /** Empties the filter and goes back to its first table. */
+  @Override
+  public void clear() {
+    use(new LaneTable(laneBits, slots, startK));
+    stash.clear();
+    stashInUse = false;
+    java.util.Arrays.fill(ages, 0);
+    entries = 0;
+    size = 0;
+  }
+
+  @Override
+  protected long payloadLength() {
+    return ExpandablePayload.length(table, stash);
+  }
+
+  @Override
+  protected void writePayload(PayloadOutput out) throws IOException {
+    ExpandablePayload.write(out, table, size, entries, stash);
+  }
+
+  /** {@code concurrency=none}: no locks. */
+  static final class Plain extends ExpandableFilter {
+    Plain(FilterSpec spec, LaneTable table) {
+      super(spec, table);
+    }
+  }
+
+  /**
+   * {@code concurrency=none} with 16-bit lanes in buckets of 4: a lookup goes from the filter
+   * to {@link LaneTable#containsShort} and, only while the stash holds anything, to the stash
+   * (in a loop of lookups over a large table every instruction counts; see classic's filter).
+   */
+  static final class ShortLanes extends ExpandableFilter {
+    ShortLanes(FilterSpec spec, LaneTable table) {
+      super(spec, table);
+    }
+
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      LaneTable t = table;
+      return t.containsShort(keyHash) || (stashInUse && stashContains(t, keyHash));
+    }
+  }
+
+  /**
+   * {@code concurrency=locked}: one lock. Writers take it exclusively; lookups and counts read
+   * without it and check afterwards that no writer took it meanwhile ({@link StampedLock}'s
+   * optimistic reads), retrying under its read lock if one did.
+   */
+  static final class Locked extends ExpandableFilter {
+    /*
+     * An optimistic read may see the table half changed (a kick in progress, an entry on its
+     * way into the stash) or the filter's next table: whatever it computes is thrown away unless
+     * validate() shows that no write lock was taken since the read began [6]. Nothing it reads
+     * can make it fail first: a table's array and its shift are final fields of one object, so
+     * a lookup never pairs an index with an array of another size, and the stash bounds its
+     * loop by the arrays it reads.
+     *
+     * [6] H.-J. Boehm, "Can Seqlocks Get Along With Programming Language Memory Models?",
+     *     MSPC 2012; java.util.concurrent.locks.StampedLock's "optimistic read" idiom.
+     */
+    private final StampedLock lock = new StampedLock();
+
+    Locked(FilterSpec spec, LaneTable table) {
+      super(spec, table);
+    }
+
+    @Override
+    protected boolean addHash(long keyHash) {
+      long stamp = lock.writeLock();
+      try {
+        return super.addHash(keyHash);
+      } finally {
+        lock.unlockWrite(stamp);
+      }
+    }
+
+    @Override
+    protected boolean addIfAbsentHash(long keyHash) {
+      long stamp = lock.writeLock();
+      try {
+        return !super.mightContainHash(keyHash) && super.addHash(keyHash);
+      } finally {
+        lock.unlockWrite(stamp);
+      }
+    }
+
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      long stamp = lock.tryOptimisticRead();
+      if (stamp != 0) {
+        boolean found = super.mightContainHash(keyHash);
+        if (lock.validate(stamp)) {
+          return found;
+        }
+      }
+      stamp = lock.readLock();
+      try {
+        return super.mightContainHash(keyHash);
+      } finally {
+        lock.unlockRead(stamp);
+      }
+    }
+
+    @Override
+    protected boolean removeHash(long keyHash) {
+      long stamp = lock.writeLock();
+      try {
+        return super.removeHash(keyHash);
+      } finally {
+        lock.unlockWrite(stamp);
+      }
+    }
+
+    @Override
+    protected long countHash(long keyHash) {
+      long stamp = lock.readLock();
+      try {
+        return super.countHash(keyHash);
+      } finally {
+        lock.unlockRead(stamp);
+      }
+    }
+
+    @Override
+    public long size() {
+      return underReadLock(super::size);
+    }
+
+    @Override
+    public long capacity() {
+      return underReadLock(super::capacity);
+    }
+
+    @Override
+    public long slots() {
+      return underReadLock(super::slots);
+    }
+
+    @Override
+    public long sizeInBytes() {
+      return underReadLock(super::sizeInBytes);
+    }
+
+    @Override
+    public double expectedFpp() {
+      long stamp = lock.readLock();
+      try {
+        return super.expectedFpp();
+      } finally {
+        lock.unlockRead(stamp);
+      }
+    }
+
+    /** For the figures a caller asks for now and then: the lookups allocate nothing. */
+    private long underReadLock(java.util.function.LongSupplier figure) {
+      long stamp = lock.readLock();
+      try {
+        return figure.getAsLong();
+      } finally {
+        lock.unlockRead(stamp);
+      }
+    }
+
+    @Override
+    public void clear() {
+      long stamp = lock.writeLock();
+      try {
+        super.clear();
+      } finally {
+        lock.unlockWrite(stamp);
+      }
+    }
+
+    /** {@inheritDoc} Under the read lock: a consistent snapshot, writers waiting. */
+    @Override
+    public void writeTo(OutputStream out) throws IOException {
+      long stamp = lock.readLock();
+      try {
+        super.writeTo(out);
+      } finally {
+        lock.unlockRead(stamp);
+      }
+    }
+  }
+}

@@ -1,0 +1,149 @@
+package dev.cuckoo.expandable;
+
+import com.google.auto.service.AutoService;
+import dev.cuckoo.Concurrency;
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.spi.ConfigValues;
+import dev.cuckoo.spi.FilterProvider;
+import dev.cuckoo.spi.PayloadInput;
+import dev.cuckoo.spi.SpecSchema;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Variant {@code expandable}: a cuckoo filter in one table that doubles as keys arrive, for as
+ * long as the heap has room, with lookups as fast as a presized filter's. Create one with
+ * {@code CuckooFilters.create("expandable?targetFpp=0.001")}; this provider is what {@link
+ * java.util.ServiceLoader} finds.
+ *
+ * <p>Settings: {@code capacity} is where it starts (default 4096: the first table takes that
+ * many keys before it doubles); {@code fingerprintBits} is the lane width, 16 (default) or 32,
+ * or {@code targetFpp} picks the narrower lane that gives the smallest {@code f} with {@code
+ * 2b/2^f <= targetFpp} at the start; {@code bucketSize} 4 (default) or 8; any installed {@code
+ * hash} (default {@code xxh3}) with its {@code seed}; {@code maxKicks} 0..100000 (default 500);
+ * and {@code concurrency} {@code none} (default), {@code locked} or {@code threadsafe} (which is
+ * {@code locked} here). 16-bit lanes in buckets of 4 take a faster lookup.
+ *
+ * <p>What a filter promises beyond {@link CuckooFilter}:
+ * <ul>
+ *   <li>it takes any number of distinct keys: its table of {@code 2^k} buckets doubles when its
+ *       entries reach 93% of the slots (96% with buckets of 8), or when a key finds no room
+ *       with the stash full once they are past 55% of that. An add that doubles the table
+ *       holds the filter for one pass over it, and no add doubles it twice. An add is refused
+ *       (returning {@code false}, losing nothing) only when the old and the doubled table
+ *       together would exceed the heap's maximum or one array ({@code 2^30} buckets of 16-bit
+ *       lanes in buckets of 4), or when copies of one key fill both its buckets and the stash,
+ *       which no size cures;
+ *   <li>no false negatives across doublings, removals and files: {@code remove} of any added
+ *       key, added before or after any number of doublings, takes one copy of it, and {@code
+ *       size()} stays exact;
+ *   <li>a lookup reads two buckets, whatever the size; the false-positive rate grows slowly as
+ *       the filter does (each doubling's keys bring their own), about {@code 2·b·α/2^(w-1)} a
+ *       doubling, {@code α} the load a doubling's keys add (about 0.46), with {@code w}-bit
+ *       lanes: 0.011% a doubling with 16-bit lanes in buckets of 4 (0.148% at 16.7M keys
+ *       grown from 4,096); {@link CuckooFilter#expectedFpp()} says where it is now;
+ *   <li>the table is a power of two of buckets, as doubling needs, and is not rounded further;
+ *       {@code capacity()} is the configured capacity while the first table is in use (which
+ *       takes a few more before it doubles), then what it takes before it doubles next; {@code
+ *       slots()} is its slots and the stash's, {@code sizeInBytes()} the table and the stash.
+ * </ul>
+ *
+ * <p>Thread safety: with {@code concurrency=none} a filter is not thread-safe. With {@code
+ * concurrency=locked} (written in its file, so a filter read back is locked again) every
+ * operation may be called from any number of threads: writers, doublings included, hold one
+ * lock in turn, and lookups take no lock: they check afterwards that no writer ran meanwhile and
+ * retry under the lock if one did. {@code writeTo} writes a consistent snapshot.
+ */
+@AutoService(FilterProvider.class)
+public final class ExpandableProvider implements FilterProvider {
+  /** The variant's name. */
+  public static final String NAME = "expandable";
+  /** The capacity a filter starts with when none is given. */
+  static final long DEFAULT_CAPACITY = 4096;
+
+  private static final int[] LANE_BITS = {16, 32};
+  private static final int[] BUCKET_SIZES = {4, 8};
+
+  private static final SpecSchema SCHEMA =
+      SpecSchema.builder(NAME)
+          .capacity(1, largestCapacity(), DEFAULT_CAPACITY)
+          .fingerprintWidths(16, LANE_BITS)
+          .bucketSizes(4, BUCKET_SIZES)
+          .maxKicks(0, 100_000, 500)
+          .defaultHash("xxh3")
+          .threadSafeMode(Concurrency.LOCKED)
+          .build();
+
+  /** Called by {@link java.util.ServiceLoader}. */
+  public ExpandableProvider() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "one table that doubles as keys arrive, without bound: lanes of 16 or 32 bits, buckets of 4/8,"
+        + " a false-positive rate that grows slowly with each doubling";
+  }
+
+  @Override
+  public SpecSchema schema() {
+    return SCHEMA;
+  }
+
+  /** 16-bit lanes in buckets of 4: the fast lookup, at about 0.02% to 0.2% false positives. */
+  @Override
+  public List<String> representativeConfigs() {
+    return List.of(NAME + "?fingerprintBits=16");
+  }
+
+  /**
+   * Applies the schema (which takes a {@code targetFpp} to the narrowest lane wide enough), then
+   * checks that the first table fits in one array.
+   *
+   * @throws IllegalArgumentException naming the key, the value and what is allowed
+   */
+  @Override
+  public FilterSpec validate(FilterSpec spec) {
+    FilterSpec resolved = SCHEMA.resolve(spec);
+    int bits = resolved.fingerprintBits().getAsInt();
+    int slots = resolved.bucketSize().getAsInt();
+    long capacity = resolved.capacity().getAsLong();
+    long max = maxCapacity(bits, slots);
+    if (capacity > max) {
+      throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, NAME,
+          "1.." + max + " with " + FilterSpec.FINGERPRINT_BITS + "=" + bits + " and " + FilterSpec.BUCKET_SIZE + "="
+              + slots + " (the first table is one array of at most " + LaneTable.MAX_WORDS + " longs)");
+    }
+    return resolved;
+  }
+
+  /** @return the largest starting capacity of a filter of this shape */
+  static long maxCapacity(int laneBits, int slots) {
+    return ExpandableFilter.growAt(slots, LaneTable.maxK(laneBits, slots));
+  }
+
+  private static long largestCapacity() {
+    long max = 1;
+    for (int bits : LANE_BITS) {
+      for (int slots : BUCKET_SIZES) {
+        max = Math.max(max, maxCapacity(bits, slots));
+      }
+    }
+    return max;
+  }
+
+  @Override
+  public CuckooFilter create(FilterSpec resolved) {
+    return ExpandableFilter.of(resolved);
+  }
+
+  /** Reads the payload {@link ExpandablePayload} describes. */
+  @Override
+  public CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException {
+    return ExpandablePayload.read(resolved, payload);
+  }
+}

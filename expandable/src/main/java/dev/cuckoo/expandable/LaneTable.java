@@ -1,0 +1,516 @@
+package dev.cuckoo.expandable;
+
+import dev.cuckoo.engine.CuckooTable;
+import dev.cuckoo.engine.SwarLanes;
+
+/**
+ * The table of an expandable filter at one size: {@code 2^k} buckets of {@code b} lanes of
+ * {@code w} bits ({@code w} = 16 or 32, {@code b} = 4 or 8), a bucket in {@code b·w/64}
+ * consecutive longs, lane {@code s} of a bucket in bits {@code [(s % L)·w, (s % L + 1)·w)} of
+ * its long {@code s / L} ({@code L = 64/w} lanes a long). Its shape is fixed; {@link #grown}
+ * makes the table of twice as many buckets that the filter goes on with.
+ *
+ * <p>A lane holds an entry, or 1 when empty. An entry is a 7-bit tag (1..127) in the lane's top
+ * bits and, below it, a code of {@code w - 7} bits: the entry's fingerprint bits, left-aligned
+ * and ended by a marker bit, its lowest set bit. A new entry has {@code w - 8} fingerprint bits
+ * and its marker in bit 0; each doubling moves its first fingerprint bit into the bucket index,
+ * shifting the code left by one, so an entry that has seen {@code a} doublings has its marker in
+ * bit {@code a} (its age) and matches a key when its tag and its remaining bits equal the key's.
+ * An exhausted entry (marker in the code's top bit) is its tag alone; a doubling puts a copy in
+ * both halves. Empty lanes hold 1: a marker with tag 0, which no key has, so they never match,
+ * and no lane is 0, which {@link SwarLanes#codeMismatch} needs.
+ *
+ * <p>Nothing here allocates but {@link #grown}. Not thread-safe.
+ */
+final class LaneTable implements CuckooTable {
+
+  /*
+   * The filter's algorithm is described in ExpandableFilter. Here: how a key's 64-bit hash h
+   * becomes a bucket, a tag and a code, at table size 2^k.
+   *
+   *   bits of h, from the top:  [ k bits: bucket ][ w-8 bits: fingerprint ] ... [ 8 bits: tag ]
+   *
+   * The bucket is the top k bits of h, so doubling the table splits bucket i into 2i and 2i+1 by
+   * the next bit, which every entry holds as the first bit of its code. The tag comes from the
+   * low 8 bits, mapped by multiply-shift onto 1..127 (2 or 3 of the 256 values each), and never
+   * changes.
+   *
+   * Why 7 bits of tag and 8 of fingerprint in a 16-bit lane, not 4 and 11: a key matches an
+   * entry of age a with probability 2^a / (T · 2^f), T tags and f fingerprint bits, and T · 2^f
+   * is 2^15 · (1 - 2^-t) for t tag bits, as tag 0 marks the empty lane. 4 bits give away 6.25%
+   * of the lane's discrimination, 7 bits 0.8%: the false-positive rate, which every doubling
+   * raises by the same step, is 5.8% lower at every size (measured: 0.157% -> 0.148% at 16.7M
+   * keys from a start of 4,096). The cost is that entries run out of fingerprint bits after 8
+   * doublings rather than 11, and their copies (see ExpandableFilter) take 0.2% of the slots
+   * for each generation of keys that has run out. More offsets also make the partner graph
+   * below closer to a random one.
+   *
+   * The second bucket follows from the first and the tag alone, so that entries move between
+   * their buckets without their key, as in partial-key cuckoo hashing [1]: each tag t has a
+   * fixed 64-bit offset OFF[t] (top bit set), and a key's second bucket is the top k bits of
+   * (h ^ OFF[t]), i.e. i XOR (OFF[t] >>> (64 - k)). XOR keeps both candidates of a key on the
+   * same side of every later split, if an entry carries the next address bits of the bucket it
+   * sits in: its code bits are those of h in its first bucket and of h ^ OFF[t] in its second,
+   * which differ by the bits of OFF[t] below the top k (the "slice"). So a doubling sends every
+   * entry to exactly one child of its bucket by its own first code bit, whichever of its key's
+   * two buckets it sits in, and the split needs no kicks: each child gets at most the b entries
+   * of its parent. A move between a key's buckets XORs the slice into the code bits above the
+   * marker (movedEntry). This is the fixed "alternate range" of the vacuum filter [2] taken to
+   * the whole virtual address: what stays fixed is the pair in the 64-bit hash space, not a
+   * window of the table.
+   *
+   * The top bit of every offset is set, so the two buckets of a key always differ. The 127
+   * offsets generate the buckets' partner graph (with 15 offsets, as the first design had, a
+   * hypercube of up to 2^15 buckets per component already held 95% in buckets of 4 like a random
+   * graph: the first kick failure came at 0.945..0.963 of the slots from 2^10 to 2^22 buckets).
+   *
+   * Fingerprint bits come from h's bits just below the bucket's, down to bit 8. A table that one
+   * array holds never runs out of them, but a new entry of a larger one would get only the bits
+   * left: it would start aged (freshAge).
+   *
+   * A lookup takes everything that depends on the tag from one long of a 256-entry array indexed
+   * by h's low byte (byLowByte): the partner XOR, the slice, and the tag's bits of the lane.
+   *
+   * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
+   *     Better Than Bloom", CoNEXT 2014.
+   * [2] M. Wang, M. Zhou, S. Shi, C. Qian, "Vacuum Filters: More Space-Efficient and Faster
+   *     Replacement for Bloom and Cuckoo Filters", PVLDB 13(2), 2019.
+   */
+
+  /** Bits of a lane's tag. */
+  static final int TAG_BITS = 7;
+  /** Tags there are: 1..TAGS (0 is the empty lane's). */
+  static final int TAGS = (1 << TAG_BITS) - 1;
+  /** Shifts a hash's bits below the bucket's down to a 16-bit lane's code bits. */
+  private static final int SHORT_CODE_SHIFT = Long.SIZE - (16 - TAG_BITS);
+  /** Low hash bits the tag comes from: fingerprint bits stop above them. */
+  static final int TAG_SOURCE_BITS = 8;
+  /** An empty lane. */
+  static final int EMPTY = 1;
+  /** The longest long[] a JVM allocates. */
+  static final long MAX_WORDS = Integer.MAX_VALUE - 8;
+
+  /** The offset of each tag's second bucket, fixed forever (files depend on it). */
+  private static final long[] OFFSETS = new long[1 << TAG_BITS];
+
+  static {
+    for (int t = 1; t < OFFSETS.length; t++) {
+      // SplitMix64's finalizer of t·(2^64/φ): well spread, and the top bit forced on.
+      long z = t * 0x9E3779B97F4A7C15L;
+      z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+      z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+      OFFSETS[t] = z ^ (z >>> 31) | Long.MIN_VALUE;
+    }
+  }
+
+  private static final long LO16 = 0x0001_0001_0001_0001L;
+  private static final long HI16 = 0x8000_8000_8000_8000L;
+
+  final int laneBits;
+  final int slots;
+  final int lanesPerWord;
+  final int wordsPerBucket;
+  /** Bits of the code: fingerprint bits and the marker. */
+  final int codeBits;
+  /** Fingerprint bits of an entry of age 0. */
+  final int fingerprintBits;
+  /** A lane's bits (as a long, so that 32-bit lanes stay unsigned). */
+  final long laneMask;
+  final int codeMask;
+  /** Bit 0, the top bit, and all but the top bit of every lane of a long. */
+  private final long lo;
+  private final long hi;
+  private final long low;
+  /** Whether this is the 16-bit, 4-lane shape that {@link #containsShort} serves. */
+  final boolean shortLanes;
+
+  /** log2 of the bucket count, at least 1. */
+  final int k;
+  private final int shift;
+  final long[] words;
+  /**
+   * Per tag, in one long so that a lookup loads one: the XOR from a key's first bucket to its
+   * second (high 32 bits) and from an entry's code in one bucket to its code in the other, the
+   * slice (low 32 bits).
+   */
+  private final long[] partner = new long[1 << TAG_BITS];
+  /**
+   * Per value of a hash's low byte, for the 16-bit, 4-lane lookup: its tag's partner XOR (high
+   * 32 bits), slice (bits 16..31) and lane bits above the code with the marker (low 16 bits).
+   */
+  private final long[] byLowByte;
+  /** The age of a new entry: 0 unless the hash has too few bits left for a full code. */
+  final int freshAge;
+
+  /**
+   * Creates an empty table.
+   *
+   * @param laneBits 16 or 32
+   * @param slots 4 or 8
+   * @param k log2 of the bucket count, 1..{@link #maxK}
+   */
+  LaneTable(int laneBits, int slots, int k) {
+    this(laneBits, slots, k, null);
+  }
+
+  /**
+   * @param words the table's longs (read from a file, say), or {@code null} for an empty table
+   */
+  LaneTable(int laneBits, int slots, int k, long[] words) {
+    this.laneBits = laneBits;
+    this.slots = slots;
+    this.lanesPerWord = Long.SIZE / laneBits;
+    this.wordsPerBucket = slots / lanesPerWord;
+    this.codeBits = laneBits - TAG_BITS;
+    this.fingerprintBits = codeBits - 1;
+    this.laneMask = (1L << laneBits) - 1;
+    this.codeMask = (1 << codeBits) - 1;
+    this.lo = SwarLanes.repeat(1, laneBits, lanesPerWord);
+    this.hi = lo << (laneBits - 1);
+    this.low = SwarLanes.repeat(laneMask >>> 1, laneBits, lanesPerWord);
+    this.shortLanes = laneBits == 16 && slots == 4;
+    if (k < 1 || k > maxK(laneBits, slots)) {
+      throw new IllegalArgumentException("a table of 2^" + k + " buckets is out of range");
+    }
+    this.k = k;
+    this.shift = Long.SIZE - k;
+    long length = wordCount(laneBits, slots, k);
+    if (words == null) {
+      words = new long[(int) length];
+      java.util.Arrays.fill(words, lo);
+    } else if (words.length != length) {
+      throw new IllegalArgumentException(words.length + " words do not hold 2^" + k + " buckets");
+    }
+    this.words = words;
+    for (int t = 1; t < OFFSETS.length; t++) {
+      long slice = (OFFSETS[t] << k) >>> (Long.SIZE - fingerprintBits) << 1;
+      partner[t] = (OFFSETS[t] >>> shift) << Integer.SIZE | slice;
+    }
+    byLowByte = new long[shortLanes ? 1 << TAG_SOURCE_BITS : 0];
+    for (int b = 0; b < byLowByte.length; b++) {
+      int t = tag(b);
+      long p = partner[t];
+      byLowByte[b] = (p >>> Integer.SIZE) << Integer.SIZE | (p & 0xFFFF) << 16 | t << codeBits | 1;
+    }
+    this.freshAge = freshAge(laneBits, k);
+  }
+
+  /** @return the age of a new entry in a table of 2^k buckets of such lanes */
+  static int freshAge(int laneBits, int k) {
+    return Math.max(0, k + laneBits - TAG_BITS - 1 - (Long.SIZE - TAG_SOURCE_BITS));
+  }
+
+  /** @return the longs a table of this shape takes */
+  static long wordCount(int laneBits, int slots, int k) {
+    return (1L << k) * slots * laneBits / Long.SIZE;
+  }
+
+  /** @return the largest k whose table fits in one long[] */
+  static int maxK(int laneBits, int slots) {
+    int k = 1;
+    while (wordCount(laneBits, slots, k + 1) <= MAX_WORDS) {
+      k++;
+    }
+    return k;
+  }
+
+  /** @return the bucket count, 2^k */
+  long buckets() {
+    return 1L << k;
+  }
+
+  // ---------------------------------------------------------------- keys to buckets
+
+  @Override
+  public long bucketCount() {
+    return 1L << k;
+  }
+
+  @Override
+  public int slotsPerBucket() {
+    return slots;
+  }
+
+  @Override
+  public long bucketIndex(long keyHash) {
+    return keyHash >>> shift;
+  }
+
+  /** @return the key's tag, 1..{@link #TAGS}, from the hash's low 8 bits */
+  static int tag(long keyHash) {
+    return ((int) (keyHash & 0xFF) * TAGS >>> TAG_SOURCE_BITS) + 1;
+  }
+
+  /**
+   * The key's full-length entry in its first bucket: tag, all fingerprint bits, marker in bit 0.
+   * A lookup compares it with every entry; a new entry is it aged by {@link #freshAge}.
+   */
+  @Override
+  public int fingerprint(long keyHash) {
+    // The code bits below the fingerprint's are h's next bit, then the marker 1 over it.
+    return tag(keyHash) << codeBits | (int) ((keyHash << k) >>> (Long.SIZE - codeBits)) | 1;
+  }
+
+  /** @return the entry a new key stores in its first bucket */
+  int freshEntry(long keyHash) {
+    return aged(fingerprint(keyHash), freshAge);
+  }
+
+  /** @return the entry with its marker moved up to bit {@code age} (bits below it cleared) */
+  int aged(int entry, int age) {
+    int code = entry & codeMask;
+    int kept = code >>> age >>> 1 << 1 | 1;
+    return (entry & ~codeMask) | (kept << age);
+  }
+
+  /** @return the bucket's partner for an entry with this tag */
+  @Override
+  public long alternate(long bucket, int fingerprint) {
+    return bucket ^ partner[fingerprint >>> codeBits] >>> Integer.SIZE;
+  }
+
+  @Override
+  public int fingerprintOf(long entry) {
+    return (int) entry;
+  }
+
+  /** XORs the slice into the code bits above the marker: an involution, as required. */
+  @Override
+  public long movedEntry(long entry) {
+    int e = (int) entry;
+    int code = e & codeMask;
+    int above = ~(code ^ (code - 1)) & codeMask;
+    return Integer.toUnsignedLong(e ^ ((int) partner[e >>> codeBits] & above));
+  }
+
+  /** @return the entry's age: the doublings it has seen, {@link #fingerprintBits} if exhausted */
+  int age(int entry) {
+    return Integer.numberOfTrailingZeros(entry & codeMask);
+  }
+
+  /** @return whether a lane value is a well-formed entry: a tag, and a marker in its code */
+  boolean isEntry(long lane) {
+    return lane >= 0 && lane <= laneMask && (lane >>> codeBits) != 0 && (lane & codeMask) != 0;
+  }
+
+  // ---------------------------------------------------------------- lookups
+
+  /** The 16-bit, 4-lane lookup: one long per bucket, one SWAR test for both. */
+  boolean containsShort(long keyHash) {
+    long bucket1 = keyHash >>> shift;
+    long byTag = byLowByte[(int) keyHash & 0xFF];
+    long p1 = (byTag & 0xFFFF | (keyHash << k) >>> SHORT_CODE_SHIFT) * LO16;
+    long p2 = p1 ^ (byTag >>> 16 & 0xFFFF) * LO16;
+    // Both words are loaded before either is tested, so the two cache misses overlap.
+    long x1 = words[(int) bucket1];
+    long x2 = words[(int) (bucket1 ^ byTag >>> Integer.SIZE)];
+    return SwarLanes.anyZero(SwarLanes.codeMismatch(x1, p1, LO16), SwarLanes.codeMismatch(x2, p2, LO16), LO16, HI16) != 0;
+  }
+
+  @Override
+  public boolean containsHash(long keyHash) {
+    if (shortLanes) {
+      return containsShort(keyHash);
+    }
+    long bucket1 = keyHash >>> shift;
+    int p1 = fingerprint(keyHash);
+    return contains(bucket1, alternate(bucket1, p1), p1);
+  }
+
+  /**
+   * @param fingerprint the key's {@link #fingerprint} in {@code bucket1}
+   */
+  @Override
+  public boolean contains(long bucket1, long bucket2, int fingerprint) {
+    return matchCount(bucket1, fingerprint) != 0 || matchCount(bucket2, (int) movedEntry(fingerprint)) != 0;
+  }
+
+  @Override
+  public int count(long bucket1, long bucket2, int fingerprint) {
+    return matchCount(bucket1, fingerprint) + matchCount(bucket2, (int) movedEntry(fingerprint));
+  }
+
+  /** @return how many entries of the bucket match the key's entry for that bucket */
+  private int matchCount(long bucket, int pattern) {
+    long p = Integer.toUnsignedLong(pattern) * lo;
+    int w = (int) bucket * wordsPerBucket;
+    int n = 0;
+    for (int i = 0; i < wordsPerBucket; i++) {
+      n += Long.bitCount(SwarLanes.zeroLanes(SwarLanes.codeMismatch(words[w + i], p, lo), low, hi));
+    }
+    return n;
+  }
+
+  /**
+   * The slot of the entry with the most fingerprint bits among those of the bucket that match
+   * the key's entry for it and are younger than {@code ageBound}.
+   *
+   * @param pattern the key's {@link #fingerprint} as this bucket stores it
+   * @param ageBound only entries of a lower age count
+   * @return the slot, or -1 if no entry counts
+   */
+  int longestMatch(long bucket, int pattern, int ageBound) {
+    int best = -1;
+    int bestAge = ageBound;
+    for (int s = 0; s < slots; s++) {
+      int e = lane(bucket, s);
+      if (matches(e, pattern) && age(e) < bestAge) {
+        best = s;
+        bestAge = age(e);
+      }
+    }
+    return best;
+  }
+
+  /** @return whether one entry matches the key's entry {@code pattern} */
+  boolean matches(int entry, int pattern) {
+    int code = entry & codeMask;
+    return ((entry ^ pattern) & ~(code ^ (code - 1)) & laneMask) == 0;
+  }
+
+  // ---------------------------------------------------------------- slots
+
+  /** @return the lane's raw value: an entry, or {@link #EMPTY} */
+  int lane(long bucket, int slot) {
+    int w = (int) bucket * wordsPerBucket + slot / lanesPerWord;
+    return (int) ((words[w] >>> (slot % lanesPerWord * laneBits)) & laneMask);
+  }
+
+  void setLane(long bucket, int slot, int value) {
+    int w = (int) bucket * wordsPerBucket + slot / lanesPerWord;
+    int at = slot % lanesPerWord * laneBits;
+    words[w] = (words[w] & ~(laneMask << at)) | (Integer.toUnsignedLong(value) << at);
+  }
+
+  @Override
+  public long entryAt(long bucket, int slot) {
+    int e = lane(bucket, slot);
+    return e == EMPTY ? 0 : Integer.toUnsignedLong(e);
+  }
+
+  /** @return the slot of the first lane equal to {@code value}, or -1 */
+  private int find(long bucket, int value) {
+    long p = Integer.toUnsignedLong(value) * lo;
+    int w = (int) bucket * wordsPerBucket;
+    for (int i = 0; i < wordsPerBucket; i++) {
+      long z = SwarLanes.zeroLanes(words[w + i] ^ p, low, hi);
+      if (z != 0) {
+        return i * lanesPerWord + Long.numberOfTrailingZeros(z) / laneBits;
+      }
+    }
+    return -1;
+  }
+
+  @Override
+  public boolean insert(long bucket, long entry) {
+    int slot = find(bucket, EMPTY);
+    if (slot < 0) {
+      return false;
+    }
+    setLane(bucket, slot, (int) entry);
+    return true;
+  }
+
+  @Override
+  public long evict(long bucket, int slot, long entry) {
+    int old = lane(bucket, slot);
+    setLane(bucket, slot, (int) entry);
+    return Integer.toUnsignedLong(old);
+  }
+
+  @Override
+  public void replace(long bucket, long entry, long replacement) {
+    int slot = find(bucket, (int) entry);
+    if (slot < 0) {
+      throw new IllegalStateException("bucket " + bucket + " does not hold entry " + Long.toHexString(entry));
+    }
+    setLane(bucket, slot, (int) replacement);
+  }
+
+  @Override
+  public boolean remove(long bucket, long entry) {
+    int slot = find(bucket, (int) entry);
+    if (slot < 0) {
+      return false;
+    }
+    setLane(bucket, slot, EMPTY);
+    return true;
+  }
+
+  @Override
+  public void clear() {
+    java.util.Arrays.fill(words, lo);
+  }
+
+  /** @return the occupied lanes, counted word by word */
+  long occupiedSlots() {
+    long empty = 0;
+    for (long x : words) {
+      empty += Long.bitCount(SwarLanes.zeroLanes(x ^ lo, low, hi));
+    }
+    return (long) words.length * lanesPerWord - empty;
+  }
+
+  // ---------------------------------------------------------------- growth
+
+  /**
+   * The table of twice the buckets holding every entry: bucket {@code i}'s entries go to bucket
+   * {@code 2i} or {@code 2i + 1} by their first fingerprint bit, which leaves their code;
+   * exhausted entries go to both. This table is left as it was.
+   *
+   * @return the new table
+   * @throws OutOfMemoryError if its array cannot be allocated
+   */
+  LaneTable grown() {
+    long[] next = new long[Math.toIntExact(2L * words.length)];
+    // Each child has as many lanes as its parent has entries at most, so an entry keeps its
+    // lane: word j of bucket i becomes word j of buckets 2i and 2i+1, and a word splits in a
+    // few operations on all its lanes at once.
+    long codes = SwarLanes.repeat(codeMask, laneBits, lanesPerWord);
+    long firstBits = lo << (codeBits - 1);
+    int top = codeBits - 1;
+    for (int w = 0; w < words.length; w++) {
+      long x = words[w];
+      long empty = full(SwarLanes.zeroLanes(x ^ lo, low, hi) >>> (laneBits - 1));
+      long exhausted = full(SwarLanes.zeroLanes((x & codes) ^ firstBits, low, hi) >>> (laneBits - 1));
+      long right = full((x & firstBits) >>> top) & ~exhausted;
+      long left = ~(right | exhausted | empty);
+      long aged = (x & ~codes) | ((x & codes) << 1 & codes);
+      int bucket = w / wordsPerBucket;
+      int at = 2 * bucket * wordsPerBucket + w % wordsPerBucket;
+      next[at] = (aged & left) | (x & exhausted) | (lo & ~(left | exhausted));
+      next[at + wordsPerBucket] = (aged & right) | (x & exhausted) | (lo & ~(right | exhausted));
+    }
+    return new LaneTable(laneBits, slots, k + 1, next);
+  }
+
+  /** @return every lane of {@code x} whose bit 0 is set, filled with ones */
+  private long full(long x) {
+    return (x & lo) * laneMask;
+  }
+
+  /**
+   * Where an entry of bucket {@code bucket} goes when the table doubles: the child bucket,
+   * and the entry as it sits there (for the stash, which grows as the table does).
+   *
+   * @return the child bucket; its entry is {@link #grownEntry}
+   */
+  long grownBucket(long bucket, int entry) {
+    return 2 * bucket + ((entry & codeMask) >>> fingerprintBits);
+  }
+
+  /** @return a non-exhausted entry as it sits in its child bucket after a doubling */
+  int grownEntry(int entry) {
+    return (entry & ~codeMask) | ((entry & codeMask) << 1 & codeMask);
+  }
+
+  /** @return whether the entry has no fingerprint bits left */
+  boolean isExhausted(int entry) {
+    return (entry & codeMask) == 1 << fingerprintBits;
+  }
+
+  /** @return the probability that an entry of this age matches a random key in its bucket */
+  double matchProbability(int age) {
+    return Math.scalb(1.0, age - fingerprintBits) / TAGS;
+  }
+}

@@ -250,6 +250,90 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     return true;
   }
 
+  // ---------------------------------------------------------------- merging
+
+  /**
+   * {@inheritDoc} Two expandable filters of one lane width and bucket size merge whatever their
+   * sizes: this one first doubles until it is at least as large as the other, then each of the
+   * other's entries ages as a doubling would age it (to one child bucket, or to both once it
+   * has no fingerprint bits left) until it is at this table's size, and goes in as an add
+   * places an entry: a bucket of its two, a kick path, the stash, or a doubling first. So the
+   * merge stops only where an add would be refused, when doubling would outgrow the heap. The
+   * other filter must not change while it runs.
+   */
+  @Override
+  protected long addAllFrom(AbstractCuckooFilter other) {
+    ExpandableFilter that = (ExpandableFilter) other;
+    if (that.laneBits != laneBits || that.slots != slots) {
+      throw new IllegalArgumentException("cannot merge " + that.spec() + " into " + spec()
+          + ": expandable filters merge only with the same fingerprintBits (or targetFpp) and bucketSize");
+    }
+    LaneTable theirs = that.table;
+    while (table.k < theirs.k) {
+      if (!grow()) {
+        return 0;
+      }
+    }
+    long moved = 0;
+    for (long b = 0; b < theirs.buckets(); b++) {
+      for (int s = 0; s < slots; s++) {
+        int e = theirs.lane(b, s);
+        if (e != LaneTable.EMPTY) {
+          if (!mergeEntry(theirs.k, b, e)) {
+            size += moved;
+            return moved;
+          }
+          moved++;
+        }
+      }
+    }
+    for (int i = 0; i < that.stash.size(); i++) {
+      if (!mergeEntry(theirs.k, that.stash.bucket(i), that.stash.entry(i))) {
+        size += moved;
+        return moved;
+      }
+      moved++;
+    }
+    size += that.size;
+    return that.size;
+  }
+
+  /**
+   * Places an entry of bucket {@code bucket} of a table of {@code 2^k} buckets, aged to this
+   * table's size (LaneTable.grownBucket and grownEntry do for one entry what a doubling does
+   * to all, and depend on the lane width only).
+   */
+  private boolean mergeEntry(int k, long bucket, int entry) {
+    LaneTable t = table;
+    if (k == t.k) {
+      if (placeEntry(bucket, entry)) {
+        return true;
+      }
+      return grow() && mergeEntry(k, bucket, entry);
+    }
+    if (t.isExhausted(entry)) {
+      return mergeEntry(k + 1, 2 * bucket, entry) && mergeEntry(k + 1, 2 * bucket + 1, entry);
+    }
+    return mergeEntry(k + 1, t.grownBucket(bucket, entry), t.grownEntry(entry));
+  }
+
+  /** Stores an entry as {@code bucket} stores it, as {@link #place} stores a new key's. */
+  private boolean placeEntry(long bucket, int entry) {
+    LaneTable t = table;
+    long bucket2 = t.alternate(bucket, entry);
+    if (!t.insert(bucket, entry) && !t.insert(bucket2, t.movedEntry(entry))
+        && !kicks.relocate(t, bucket, bucket2, entry)) {
+      if (!stash.hasRoom()) {
+        return false;
+      }
+      stash.add(bucket, entry);
+      stashInUse = true;
+    }
+    ages[t.age(entry)]++;
+    entries++;
+    return true;
+  }
+
   /**
    * Sets the most bytes the table may take while it doubles (by default the heap's maximum);
    * growth beyond it is refused like a failed allocation. For tests.
@@ -438,6 +522,16 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
       long stamp = lock.writeLock();
       try {
         return super.addHash(keyHash);
+      } finally {
+        lock.unlockWrite(stamp);
+      }
+    }
+
+    @Override
+    protected long addAllFrom(AbstractCuckooFilter other) {
+      long stamp = lock.writeLock();
+      try {
+        return super.addAllFrom(other);
       } finally {
         lock.unlockWrite(stamp);
       }

@@ -50,4 +50,10 @@ class ExpandableContractTest extends CuckooFilterContractTest {
     }
     return Math.min(1.0, 2.0 * f.slots * sum / Math.max(1, n));
   }
+
+  /** Its tables of every size are one family: a smaller one's entries age to the larger size. */
+  @Override
+  protected boolean mergesAcrossCapacities(FilterSpec spec) {
+    return true;
+  }
 }

@@ -282,6 +282,32 @@ public interface CuckooFilter {
   // ---------------------------------------------------------------- many keys at once
 
   /**
+   * Looks up many keys: {@code results[i] = mightContain(keys[i])} for every key. On a filter
+   * larger than the caches a variant may do it faster than a loop of {@link
+   * #mightContain(long)}, by hashing a block of keys first and then reading all of their
+   * buckets, so that more of the cache misses overlap.
+   *
+   * @param keys the keys
+   * @param results where to write the answers, at least as long as {@code keys}
+   * @return how many of the keys might be present
+   * @throws IllegalArgumentException if {@code results} is shorter than {@code keys}
+   */
+  default int mightContainAll(long[] keys, boolean[] results) {
+    Objects.requireNonNull(keys, "keys must not be null");
+    Objects.requireNonNull(results, "results must not be null");
+    if (results.length < keys.length) {
+      throw new IllegalArgumentException("results has " + results.length + " places for " + keys.length + " keys");
+    }
+    int found = 0;
+    for (int i = 0; i < keys.length; i++) {
+      boolean r = mightContain(keys[i]);
+      results[i] = r;
+      found += r ? 1 : 0;
+    }
+    return found;
+  }
+
+  /**
    * Adds the keys in order, stopping at the first one the filter refuses: the keys before it
    * are stored, it and the keys after it are not, and nothing stored before is lost.
    *

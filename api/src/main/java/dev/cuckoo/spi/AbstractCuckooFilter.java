@@ -178,6 +178,54 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
     return countHash(hashRange(key, offset, length));
   }
 
+  /** Keys hashed per block of {@link #mightContainAll}: a few cache lines of hashes. */
+  private static final int BLOCK = 64;
+
+  /**
+   * {@inheritDoc} Hashes the keys a block at a time and hands each block to {@link
+   * #mightContainHashes}.
+   */
+  @Override
+  public final int mightContainAll(long[] keys, boolean[] results) {
+    Objects.requireNonNull(keys, "keys must not be null");
+    Objects.requireNonNull(results, "results must not be null");
+    if (results.length < keys.length) {
+      throw new IllegalArgumentException("results has " + results.length + " places for " + keys.length + " keys");
+    }
+    long[] hashes = new long[Math.min(BLOCK, keys.length)];
+    long[] scratch = new long[2 * hashes.length];
+    int found = 0;
+    for (int at = 0; at < keys.length; at += BLOCK) {
+      int n = Math.min(BLOCK, keys.length - at);
+      for (int i = 0; i < n; i++) {
+        hashes[i] = hash.hashLong(keys[at + i]);
+      }
+      found += mightContainHashes(hashes, n, scratch, results, at);
+    }
+    return found;
+  }
+
+  /**
+   * Looks up a block of key hashes. The default asks {@link #mightContainHash} for each; a
+   * variant whose lookups miss the caches can read all the block's buckets first.
+   *
+   * @param hashes the keys' hashes, in {@code [0, n)}
+   * @param n how many
+   * @param scratch {@code 2n} longs the variant may use
+   * @param results where answer {@code i} goes, at {@code at + i}
+   * @param at where the block's answers start
+   * @return how many are true
+   */
+  protected int mightContainHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+      boolean r = mightContainHash(hashes[i]);
+      results[at + i] = r;
+      found += r ? 1 : 0;
+    }
+    return found;
+  }
+
   private long hashRange(byte[] key, int offset, int length) {
     Objects.checkFromIndexSize(offset, length, bytes(key).length);
     return hash.hashBytes(key, offset, length);

@@ -793,6 +793,31 @@ public abstract class CuckooFilterContractTest {
     }
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configSource")
+  void mightContainAllAnswersAsEachLookupDoes(String config) {
+    String where = where(config, "mightContainAll");
+    CuckooFilter f = CuckooFilters.create(config);
+    int n = (int) Math.min(5_000, f.spec().capacity().getAsLong() / 2);
+    long[] probes = new long[2 * n + 3]; // not a multiple of any block
+    for (int i = 0; i < n; i++) {
+      assertTrue(f.add(mix(BASE_SEED + 2L * i)), where);
+    }
+    for (int i = 0; i < probes.length; i++) {
+      probes[i] = mix(BASE_SEED + i);
+    }
+    boolean[] results = new boolean[probes.length + 1];
+    int found = f.mightContainAll(probes, results);
+    int expected = 0;
+    for (int i = 0; i < probes.length; i++) {
+      assertEquals(f.mightContain(probes[i]), results[i], where + ": key " + i);
+      expected += results[i] ? 1 : 0;
+    }
+    assertEquals(expected, found, where);
+    assertEquals(0, f.mightContainAll(new long[0], new boolean[0]), where);
+    assertThrows(IllegalArgumentException.class, () -> f.mightContainAll(probes, new boolean[probes.length - 1]), where);
+  }
+
   /** A value of two fields, for a custom encoder. */
   private record Order(long id, String customer) {}
 

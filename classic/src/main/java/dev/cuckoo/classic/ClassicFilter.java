@@ -121,6 +121,21 @@ abstract sealed class ClassicFilter extends TableFilter
     protected boolean mightContainHash(long keyHash) {
       return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
     }
+
+    /** {@inheritDoc} Both buckets of every key read first, then tested; the stash after. */
+    @Override
+    protected int mightContainHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
+      int found = table.containsHashes(hashes, n, scratch, results, at);
+      if (stash.size() != 0) {
+        for (int i = 0; i < n; i++) {
+          if (!results[at + i] && stash.mightContain(table, hashes[i])) {
+            results[at + i] = true;
+            found++;
+          }
+        }
+      }
+      return found;
+    }
   }
 
   /** 8-bit fingerprints in buckets of 4 ({@link ByteBucketTable}), without concurrency. */

@@ -30,6 +30,37 @@ final class ShortBucketTable extends WordBucketTable {
     return SwarLanes.anyZero(x1, x2, LO, HI) != 0;
   }
 
+  /**
+   * Looks up a block of key hashes in two passes: first both words of every key, whose loads
+   * are independent of one another, so that the processor keeps many of their cache misses in
+   * flight (in a loop of whole lookups it keeps as many as its window holds lookups); then the
+   * tests.
+   *
+   * @param hashes the hashes, in {@code [0, n)}
+   * @param n how many, at most {@code words.length / 2}
+   * @param xors scratch of at least {@code 2n} longs
+   * @param results where answer {@code i} goes, at {@code at + i}
+   * @param at where the block's answers start
+   * @return how many are true
+   */
+  int containsHashes(long[] hashes, int n, long[] xors, boolean[] results, int at) {
+    for (int i = 0; i < n; i++) {
+      long keyHash = hashes[i];
+      long bucket1 = bucketIndex(keyHash);
+      int fingerprint = fingerprint(keyHash);
+      long pattern = fingerprint * LO;
+      xors[2 * i] = words[(int) bucket1] ^ pattern;
+      xors[2 * i + 1] = words[(int) alternate(bucket1, fingerprint)] ^ pattern;
+    }
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+      boolean r = SwarLanes.anyZero(xors[2 * i], xors[2 * i + 1], LO, HI) != 0;
+      results[at + i] = r;
+      found += r ? 1 : 0;
+    }
+    return found;
+  }
+
   @Override
   public int count(long bucket1, long bucket2, int fingerprint) {
     long pattern = fingerprint * LO;

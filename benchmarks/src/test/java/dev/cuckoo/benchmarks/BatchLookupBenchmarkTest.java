@@ -1,0 +1,31 @@
+package dev.cuckoo.benchmarks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The loop and the batch answer the same block alike, and find every present key. */
+class BatchLookupBenchmarkTest {
+  @Test
+  void theLoopAndTheBatchAgree() {
+    BatchLookupBenchmark b = new BatchLookupBenchmark();
+    b.config = "classic?fingerprintBits=16";
+    b.size = 20_480;
+    b.setUp();
+    for (int block = 0; block < b.blocks.length; block++) {
+      b.next = block;
+      int loop = b.loop();
+      boolean[] first = b.results.clone();
+      b.next = block;
+      int batch = b.batch();
+      assertEquals(loop, batch, "block " + block);
+      for (int i = 0; i < BatchLookupBenchmark.BLOCK; i++) {
+        assertEquals(first[i], b.results[i], "block " + block + ", key " + i);
+        if ((i & 1) == 0) {
+          assertTrue(b.results[i], "a present key missed");
+        }
+      }
+    }
+  }
+}

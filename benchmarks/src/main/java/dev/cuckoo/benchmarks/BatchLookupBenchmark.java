@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class BatchLookupBenchmark {
   static final int BLOCK = 1024;
 
-  @Param({"classic?fingerprintBits=16"})
+  @Param({"classic?fingerprintBits=16", "classic?fingerprintBits=8"})
   public String config;
 
   @Param({"10000000"})

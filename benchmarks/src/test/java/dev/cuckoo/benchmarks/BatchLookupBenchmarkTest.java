@@ -9,8 +9,14 @@ import org.junit.jupiter.api.Test;
 class BatchLookupBenchmarkTest {
   @Test
   void theLoopAndTheBatchAgree() {
+    for (String config : new String[] {"classic?fingerprintBits=16", "classic?fingerprintBits=8", "semi-sorted?fingerprintBits=16"}) {
+      agree(config);
+    }
+  }
+
+  private static void agree(String config) {
     BatchLookupBenchmark b = new BatchLookupBenchmark();
-    b.config = "classic?fingerprintBits=16";
+    b.config = config;
     b.size = 20_480;
     b.setUp();
     for (int block = 0; block < b.blocks.length; block++) {
@@ -19,7 +25,7 @@ class BatchLookupBenchmarkTest {
       boolean[] first = b.results.clone();
       b.next = block;
       int batch = b.batch();
-      assertEquals(loop, batch, "block " + block);
+      assertEquals(loop, batch, config + ", block " + block);
       for (int i = 0; i < BatchLookupBenchmark.BLOCK; i++) {
         assertEquals(first[i], b.results[i], "block " + block + ", key " + i);
         if ((i & 1) == 0) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.PartialKeyHashing;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,8 +118,9 @@ class BucketTableTest {
   @Test
   void precomputedAlternateOffsetsAgreeWithPartialKeyHashing() {
     for (int bits : new int[] {4, 7, 8, 12, 16}) {
-      // Just large enough for the table to keep offsets (they may take 1/64 of its memory).
-      long buckets = ((2048L << bits) / (4 * bits) + 2) & ~1L;
+      // Just large enough for the table to keep offsets (with a stash, 1.5% of its memory).
+      long bytes = ((4L << bits) + FingerprintStash.memoryBytes(FingerprintStash.DEFAULT_SLOTS)) * 200 / 3;
+      long buckets = (bytes * 8 / (4 * bits) + 4) & ~1L;
       BucketTable t = BucketTable.create(buckets, 4, bits);
       assertEquals(4L << bits, t.extraBytes(), bits + "-bit table of " + buckets + " buckets keeps offsets");
       SplittableRandom r = new SplittableRandom(bits);

@@ -72,7 +72,15 @@ public final class FingerprintStash {
 
   /** @return the bytes its slots take in memory */
   public long memoryBytes() {
-    return (long) slots() * SLOT_MEMORY_BYTES;
+    return memoryBytes(slots());
+  }
+
+  /**
+   * @param slots a stash's slots
+   * @return the bytes those slots take in memory
+   */
+  public static long memoryBytes(int slots) {
+    return (long) slots * SLOT_MEMORY_BYTES;
   }
 
   /** @return how many fingerprints it holds */

@@ -153,8 +153,10 @@ public final class PartialKeyHashing {
    * The {@link #alternateOffset} of every fingerprint of {@code bits} bits, for a table that
    * looks offsets up instead of hashing the fingerprint: one load from a small array in place of
    * two multiplications, worth it only while the array is small next to the table. So it is made
-   * only when it takes at most 1/64 of the table's bytes, the fingerprints have at most 16 bits
-   * and the bucket count fits an int.
+   * only when it and a default stash take at most 1.5% of the table's bytes, the fingerprints
+   * have at most 16 bits and the bucket count fits an int. The 1.5% is the slack CuckooSizing's
+   * 96.5% design load leaves under the 95% of [1] for buckets of 4: a filter built that way
+   * still takes at most {@code f / 0.95} bits per key in all.
    *
    * @param bucketCount the table's bucket count, at least 1
    * @param bits the fingerprint width, 1..32
@@ -163,7 +165,8 @@ public final class PartialKeyHashing {
    *     conditions above do not hold
    */
   public static int[] alternateOffsets(long bucketCount, int bits, long tableBytes) {
-    if (bits > 16 || bucketCount > Integer.MAX_VALUE || (Integer.BYTES << bits) > tableBytes / 64) {
+    long overhead = (Integer.BYTES << Math.min(bits, 16)) + FingerprintStash.memoryBytes(FingerprintStash.DEFAULT_SLOTS);
+    if (bits > 16 || bucketCount > Integer.MAX_VALUE || overhead > tableBytes * 3 / 200) {
       return null;
     }
     int[] offsets = new int[1 << bits];

@@ -124,7 +124,9 @@ class PartialKeyHashingTest {
   @Test
   void offsetTablesGiveTheSameAlternatesAndAreMadeOnlyWhenSmall() {
     long buckets = 1_000_002;
-    int[] offsets = PartialKeyHashing.alternateOffsets(buckets, 12, 64L * 4 * 4096);
+    // 4·4096 bytes of offsets and a stash's may take 1.5% of the table.
+    long smallest = (4 * 4096 + FingerprintStash.memoryBytes(FingerprintStash.DEFAULT_SLOTS)) * 200 / 3 + 1;
+    int[] offsets = PartialKeyHashing.alternateOffsets(buckets, 12, smallest);
     assertEquals(4096, offsets.length);
     for (int fp = 1; fp < 4096; fp++) {
       for (long b : new long[] {0, 1, 77, buckets - 1}) {
@@ -132,7 +134,7 @@ class PartialKeyHashingTest {
         assertEquals(PartialKeyHashing.alternateBucket(b, fp, buckets), PartialKeyHashing.alternateBucket(null, b, fp, buckets));
       }
     }
-    assertEquals(null, PartialKeyHashing.alternateOffsets(buckets, 12, 64L * 4 * 4096 - 1), "more than 1/64 of the table");
+    assertEquals(null, PartialKeyHashing.alternateOffsets(buckets, 12, smallest - 2), "more than 1.5% of the table");
     assertEquals(null, PartialKeyHashing.alternateOffsets(buckets, 17, Long.MAX_VALUE), "wider than 16 bits");
     assertEquals(null, PartialKeyHashing.alternateOffsets(1L << 31, 8, Long.MAX_VALUE), "more buckets than an int");
   }

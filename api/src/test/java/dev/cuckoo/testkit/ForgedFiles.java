@@ -137,21 +137,23 @@ public final class ForgedFiles {
    *
    * @param spec a config string of a table-based variant
    * @param length the payload length of the true file, whose table is {@code table}
+   * @param layout the payload layout the bucket count is true for
    * @param buckets the true bucket count
    * @param table the true table, {@code words} longs
    * @throws IOException if writing fails
    */
-  public static void hugeCountsRejected(String spec, long length, long buckets, long[] table) throws IOException {
+  public static void hugeCountsRejected(String spec, long length, int layout, long buckets, long[] table)
+      throws IOException {
     long huge = 1L << 40;
     int words = table.length;
     String[] declared = {
-        rejected(file(spec, length, tablePayload(1, huge, 1, words, table, 0))).getMessage(),
-        rejected(file(spec, length, tablePayload(1, buckets, huge, words, table, 0))).getMessage(),
-        rejected(file(spec, length, tablePayload(1, buckets, 1, huge, table, 0))).getMessage()};
+        rejected(file(spec, length, tablePayload(layout, huge, 1, words, table, 0))).getMessage(),
+        rejected(file(spec, length, tablePayload(layout, buckets, huge, words, table, 0))).getMessage(),
+        rejected(file(spec, length, tablePayload(layout, buckets, 1, huge, table, 0))).getMessage()};
     for (String m : declared) {
       assertTrue(m.contains("declares " + huge) || m.contains("of " + huge), m);
     }
-    String stash = rejected(file(spec, length, tablePayload(1, buckets, 1, words, table, Integer.MAX_VALUE))).getMessage();
+    String stash = rejected(file(spec, length, tablePayload(layout, buckets, 1, words, table, Integer.MAX_VALUE))).getMessage();
     assertTrue(stash.contains("declares " + Integer.MAX_VALUE + " stashed fingerprints") && stash.contains("0..8"), stash);
   }
 

@@ -100,7 +100,7 @@ abstract sealed class ClassicFilter extends TableFilter
 
   @Override
   protected void writePayload(PayloadOutput out) throws IOException {
-    ClassicPayload.write(out, table(), store.size(), stash);
+    ClassicPayload.write(out, spec().capacity().getAsLong(), table(), store.size(), stash);
   }
 
   /** 16-bit fingerprints in buckets of 4 ({@link ShortBucketTable}), without concurrency. */

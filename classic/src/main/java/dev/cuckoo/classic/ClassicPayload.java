@@ -2,7 +2,6 @@ package dev.cuckoo.classic;
 
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.FilterSpec;
-import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.TablePayload;
 import dev.cuckoo.spi.PayloadInput;
@@ -12,7 +11,7 @@ import java.io.IOException;
 /**
  * The file payload of a classic filter, written and read here.
  *
- * <p>The layout is the engine's {@link TablePayload} (layout 1, bucket count, items, table
+ * <p>The layout is the engine's {@link TablePayload} (layout, bucket count, items, table
  * length, table, stash), with the table as {@link BucketTable} describes it: {@code W =
  * ceil(m·b·f / 64)} longs, slot {@code s} of bucket {@code k} in bits {@code [(k·b + s)·f, (k·b +
  * s + 1)·f)} of the longs read as one little-endian bit string, 0 an empty slot, and nothing set
@@ -26,10 +25,12 @@ final class ClassicPayload {
     return TablePayload.length(BucketTable.payloadWords(table.bucketCount, table.slots, table.bits), stash);
   }
 
-  /** Writes the payload of a filter holding {@code items} in this table and stash. */
-  static void write(PayloadOutput out, BucketTable table, long items, FingerprintStash stash) throws IOException {
+  /** Writes the payload of a filter of this capacity holding {@code items} in this table and stash. */
+  static void write(PayloadOutput out, long capacity, BucketTable table, long items, FingerprintStash stash)
+      throws IOException {
     long words = BucketTable.payloadWords(table.bucketCount, table.slots, table.bits);
-    TablePayload.write(out, table.bucketCount, items, words, table::writePayloadWords, stash);
+    TablePayload.write(out, capacity, table.slots, table.bits, table.bucketCount, items, words,
+        table::writePayloadWords, stash);
   }
 
   /**
@@ -45,10 +46,9 @@ final class ClassicPayload {
   static ClassicFilter read(FilterSpec spec, PayloadInput in) throws IOException {
     int slots = spec.bucketSize().getAsInt();
     int bits = spec.fingerprintBits().getAsInt();
-    long buckets = CuckooSizing.bucketCount(spec.capacity().getAsLong(), slots, bits);
-    TablePayload.Contents contents = TablePayload.read(in, ClassicProvider.NAME, buckets, slots, bits,
-        BucketTable.payloadWords(buckets, slots, bits), BucketTable.allocatedWords(buckets, slots, bits));
-    BucketTable table = BucketTable.wrap(buckets, slots, bits, contents.words());
+    TablePayload.Contents contents = TablePayload.read(in, ClassicProvider.NAME, spec.capacity().getAsLong(), slots,
+        bits, m -> BucketTable.payloadWords(m, slots, bits), m -> BucketTable.allocatedWords(m, slots, bits));
+    BucketTable table = BucketTable.wrap(contents.buckets(), slots, bits, contents.words());
     if (!table.tailIsClear()) {
       throw new CorruptFilterException(ClassicProvider.NAME + " payload has bits set after the last slot of its table");
     }

@@ -20,16 +20,17 @@ import java.io.IOException;
  * <p>Settings: {@code fingerprintBits} 4..32 (default 12, or derived from {@code targetFpp} as
  * the smallest {@code f} with {@code 2b/2^f <= targetFpp}), {@code bucketSize} 1, 2, 4 or 8
  * (default 4), any installed {@code hash} (default {@code xxh3}) with its {@code seed}, and
- * {@code maxKicks} 0..100000 (default 500), and {@code concurrency} {@code none} (default),
+ * {@code maxKicks} 0..100000 (default 2000), and {@code concurrency} {@code none} (default),
  * {@code striped} or {@code threadsafe} (which is {@code striped} here). Every shape is
  * supported; 8- and 16-bit fingerprints in buckets of 4 take a faster path.
  *
  * <p>What a filter promises beyond {@link CuckooFilter}:
  * <ul>
- *   <li>built for capacity {@code N} (and {@code maxKicks >= 500}), it takes {@code N} distinct
- *       keys without refusing one, in about {@code N·f / maxLoad(b)} bits (maxLoad 0.5, 0.84,
- *       0.95, 0.98 for {@code b} = 1, 2, 4, 8), or more where fingerprints are too short for
- *       {@code N} keys ({@link dev.cuckoo.engine.CuckooSizing});
+ *   <li>built for capacity {@code N} (and {@code maxKicks >= 2000}), it takes {@code N} distinct
+ *       keys without refusing one, in a table of about {@code N·f / load} bits (load 0.48,
+ *       0.82, 0.965, 0.96 for {@code b} = 1, 2, 4, 8), or more where fingerprints are too
+ *       short for {@code N} keys ({@link dev.cuckoo.engine.CuckooSizing}); with buckets of 4
+ *       and {@code f >= 8}, at most {@code f / 0.95} bits per key in all from 20,000 keys up;
  *   <li>the table is not rounded to a power of two and may hold more than 2^31 slots; it is one
  *       {@code long[]}, which bounds the capacity: from about 3·10^10 keys with 4-bit
  *       fingerprints to about 2·10^9 with 32-bit ones;
@@ -64,7 +65,7 @@ public final class ClassicProvider implements FilterProvider {
           .capacity(1, largestCapacity())
           .fingerprintBits(MIN_BITS, MAX_BITS, 12)
           .bucketSizes(4, BUCKET_SIZES)
-          .maxKicks(0, 100_000, 500)
+          .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
           .defaultHash("xxh3")
           .threadSafeMode(Concurrency.STRIPED)
           .build();

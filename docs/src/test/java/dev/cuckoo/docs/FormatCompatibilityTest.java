@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
@@ -50,6 +52,17 @@ class FormatCompatibilityTest {
     for (String key : keys) {
       if (!f.mightContain(key)) {
         fail(name + ": key " + key + " not found after reading the 0.1.0 file");
+      }
+    }
+    // Written again and read back, it keeps its table (sized as 0.1.0 sized it) and every key.
+    ByteArrayOutputStream again = new ByteArrayOutputStream();
+    f.writeTo(again);
+    CuckooFilter back = CuckooFilters.read(new ByteArrayInputStream(again.toByteArray()));
+    assertEquals(f.sizeInBytes(), back.sizeInBytes(), name + ": memory after writing it again");
+    assertEquals(f.size(), back.size(), name + ": size after writing it again");
+    for (String key : keys) {
+      if (!back.mightContain(key)) {
+        fail(name + ": key " + key + " not found after writing the 0.1.0 filter again");
       }
     }
   }

@@ -10,14 +10,21 @@ class CuckooSizingTest {
   private static final int[] BUCKET_SIZES = {1, 2, 4, 8};
 
   @Test
-  void loadsAreThePapersAndTheDesignLoadsSitJustBelow() {
+  void loadsAreThePapersAndTheDesignLoadsSitJustBelowButForBucketsOfFour() {
     double[] paper = {0.5, 0.84, 0.95, 0.98};
     for (int i = 0; i < 4; i++) {
       int b = BUCKET_SIZES[i];
       assertEquals(paper[i], CuckooSizing.maxLoad(b));
-      assertTrue(CuckooSizing.designLoad(b) < CuckooSizing.maxLoad(b));
-      assertTrue(CuckooSizing.designLoad(b) > CuckooSizing.maxLoad(b) - 0.03, "design load of b=" + b);
+      assertTrue(CuckooSizing.legacyDesignLoad(b) < CuckooSizing.maxLoad(b));
+      assertTrue(CuckooSizing.legacyDesignLoad(b) > CuckooSizing.maxLoad(b) - 0.03, "legacy design load of b=" + b);
+      if (b != 4) {
+        assertEquals(CuckooSizing.legacyDesignLoad(b), CuckooSizing.designLoad(b), "design load of b=" + b);
+      }
     }
+    // Buckets of 4 with the longer walk: past the paper's 95%, below the 97.7% limit of two
+    // choices, and with room for f / 0.95 bits per key after the alternate offsets' 1/64.
+    assertEquals(0.965, CuckooSizing.designLoad(4));
+    assertTrue(CuckooSizing.MIN_KICKS >= 2000);
     for (int b : new int[] {0, 3, 5, 16}) {
       assertThrows(IllegalArgumentException.class, () -> CuckooSizing.maxLoad(b));
       assertThrows(IllegalArgumentException.class, () -> CuckooSizing.bucketCount(100, b, 12));
@@ -48,7 +55,9 @@ class CuckooSizingTest {
       }
     }
     // Not rounded to a power of two.
-    assertEquals(268_818, CuckooSizing.bucketCount(1_000_000, 4, 8));
+    assertEquals(259_068, CuckooSizing.bucketCount(1_000_000, 4, 8));
+    assertEquals(268_818, CuckooSizing.legacyBucketCount(1_000_000, 4, 8));
+    assertEquals(CuckooSizing.bucketCount(1_000_000, 2, 12), CuckooSizing.legacyBucketCount(1_000_000, 2, 12));
   }
 
   @Test

@@ -126,9 +126,13 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     return spec.fingerprintBits().getAsInt();
   }
 
-  /** @return the load at which a table of buckets of this size doubles */
+  /**
+   * @return the load at which a table of buckets of this size doubles: the 93% classic tables
+   *     were sized for with buckets of 4 until they moved to 96.5% with a longer walk; whether
+   *     a window-bounded alternate reaches that too is measured separately (issue 22)
+   */
   static double growLoad(int slots) {
-    return CuckooSizing.designLoad(slots);
+    return CuckooSizing.legacyDesignLoad(slots);
   }
 
   /** @return the entries a table of 2^k buckets takes before it doubles */

@@ -99,7 +99,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
 
   @Override
   protected void writePayload(PayloadOutput out) throws IOException {
-    SemiSortedPayload.write(out, table(), store.size(), stash);
+    SemiSortedPayload.write(out, spec().capacity().getAsLong(), table(), store.size(), stash);
   }
 
   /** 16-bit fingerprints ({@link Width16Table}), without concurrency. */

@@ -2,7 +2,6 @@ package dev.cuckoo.semisorted;
 
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.FilterSpec;
-import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.TablePayload;
 import dev.cuckoo.spi.PayloadInput;
@@ -12,7 +11,7 @@ import java.io.IOException;
 /**
  * The file payload of a semi-sorted filter, written and read here.
  *
- * <p>The layout is the engine's {@link TablePayload} (layout 1, bucket count, items, table
+ * <p>The layout is the engine's {@link TablePayload} (layout, bucket count, items, table
  * length, table, stash), with the table as {@link SemiSortedTable} describes it: {@code W =
  * ceil(m·(4f − 4) / 64)} longs, bucket {@code k} in bits {@code [k·(4f − 4), (k + 1)·(4f − 4))} of
  * the longs read as one little-endian bit string, its 12-bit code of the four sorted nibbles
@@ -27,10 +26,12 @@ final class SemiSortedPayload {
     return TablePayload.length(SemiSortedTable.payloadWords(table.bucketCount, table.bits), stash);
   }
 
-  /** Writes the payload of a filter holding {@code items} in this table and stash. */
-  static void write(PayloadOutput out, SemiSortedTable table, long items, FingerprintStash stash) throws IOException {
+  /** Writes the payload of a filter of this capacity holding {@code items} in this table and stash. */
+  static void write(PayloadOutput out, long capacity, SemiSortedTable table, long items, FingerprintStash stash)
+      throws IOException {
     long words = SemiSortedTable.payloadWords(table.bucketCount, table.bits);
-    TablePayload.write(out, table.bucketCount, items, words, o -> o.writeLongs(table.words, 0, (int) words), stash);
+    TablePayload.write(out, capacity, SemiSortedTable.SLOTS, table.bits, table.bucketCount, items, words,
+        o -> o.writeLongs(table.words, 0, (int) words), stash);
   }
 
   /**
@@ -47,9 +48,9 @@ final class SemiSortedPayload {
   static SemiSortedFilter read(FilterSpec spec, PayloadInput in) throws IOException {
     String name = SemiSortedProvider.NAME;
     int bits = spec.fingerprintBits().getAsInt();
-    long buckets = CuckooSizing.bucketCount(spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits);
-    TablePayload.Contents contents = TablePayload.read(in, name, buckets, SemiSortedTable.SLOTS, bits,
-        SemiSortedTable.payloadWords(buckets, bits), SemiSortedTable.allocatedWords(buckets, bits));
+    TablePayload.Contents contents = TablePayload.read(in, name, spec.capacity().getAsLong(), SemiSortedTable.SLOTS,
+        bits, m -> SemiSortedTable.payloadWords(m, bits), m -> SemiSortedTable.allocatedWords(m, bits));
+    long buckets = contents.buckets();
     SemiSortedTable table = SemiSortedTable.wrap(buckets, bits, contents.words());
     if (!table.tailIsClear()) {
       throw new CorruptFilterException(name + " payload has bits set after the last bucket of its table");

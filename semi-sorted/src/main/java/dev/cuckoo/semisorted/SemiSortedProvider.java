@@ -22,15 +22,16 @@ import java.util.List;
  * <p>Settings: {@code fingerprintBits} 5..32 (default 16, or derived from {@code targetFpp} as
  * the smallest {@code f} with {@code 8/2^f <= targetFpp}), {@code bucketSize} 4 only (the
  * encoding is of four fingerprints; any other value is rejected), any installed {@code hash}
- * (default {@code xxh3}) with its {@code seed}, {@code maxKicks} 0..100000 (default 500), and
+ * (default {@code xxh3}) with its {@code seed}, {@code maxKicks} 0..100000 (default 2000), and
  * {@code concurrency} {@code none} (default), {@code striped} or {@code threadsafe} (which is
  * {@code striped} here).
  *
  * <p>What a filter promises beyond {@link CuckooFilter}:
  * <ul>
- *   <li>built for capacity {@code N} (and {@code maxKicks >= 500}), it takes {@code N} distinct
- *       keys without refusing one, in about {@code N·(f - 1) / 0.95} bits; filled on, it
- *       refuses its first key at a load of about 0.95;
+ *   <li>built for capacity {@code N} (and {@code maxKicks >= 2000}), it takes {@code N} distinct
+ *       keys without refusing one, in a table of about {@code N·(f - 1) / 0.965} bits and at
+ *       most {@code (f - 1) / 0.95} bits per key in all from 20,000 keys up; filled on, it
+ *       refuses its first key at a load of about 0.97;
  *   <li>a false-positive rate of at most {@code 8/2^f}, the same as a classic filter with the
  *       same fingerprints and buckets of 4: semi-sorting loses no information;
  *   <li>the table is not rounded to a power of two and may hold more than 2^31 slots; it is one
@@ -62,7 +63,7 @@ public final class SemiSortedProvider implements FilterProvider {
           .capacity(1, maxCapacity(SemiSortedTable.MIN_BITS))
           .fingerprintBits(SemiSortedTable.MIN_BITS, SemiSortedTable.MAX_BITS, 16)
           .bucketSizes(SemiSortedTable.SLOTS, SemiSortedTable.SLOTS)
-          .maxKicks(0, 100_000, 500)
+          .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
           .defaultHash("xxh3")
           .threadSafeMode(Concurrency.STRIPED)
           .build();

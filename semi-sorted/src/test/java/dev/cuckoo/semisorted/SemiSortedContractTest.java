@@ -1,6 +1,7 @@
 package dev.cuckoo.semisorted;
 
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.testkit.CuckooFilterContractTest;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,7 @@ class SemiSortedContractTest extends CuckooFilterContractTest {
   /** The capacity is promised with the default 500 kicks or more, not with fewer. */
   @Override
   protected boolean guaranteesCapacity(FilterSpec spec) {
-    return spec.maxKicks().getAsInt() >= 500;
+    return spec.maxKicks().getAsInt() >= CuckooSizing.MIN_KICKS;
   }
 
   @Override

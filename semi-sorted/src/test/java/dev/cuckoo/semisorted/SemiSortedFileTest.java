@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * past the codec's tables with.
  */
 class SemiSortedFileTest extends TablePayloadContractTest {
-  private static final String SMALL = "semi-sorted?capacity=1000&fingerprintBits=13";
+  private static final String SMALL = "semi-sorted?capacity=1010&fingerprintBits=13"; // its table ends mid-word
 
   @Override
   protected long tableWords(FilterSpec spec, long buckets) {
@@ -64,7 +64,7 @@ class SemiSortedFileTest extends TablePayloadContractTest {
 
   @Test
   void bucketsThatAreNotTheEncodingOfTheirFingerprintsAreRejected() throws IOException {
-    long buckets = CuckooSizing.bucketCount(1000, 4, 13);
+    long buckets = CuckooSizing.bucketCount(1010, 4, 13);
     int words = (int) SemiSortedTable.payloadWords(buckets, 13);
     long length = TablePayload.HEADER_BYTES + words * 8L + 4;
     long[] table = tableWithOneFingerprint(words);
@@ -72,13 +72,13 @@ class SemiSortedFileTest extends TablePayloadContractTest {
     // a bucket whose slots are out of order (nibbles 0, 0, 0, 0 with high parts 2, 1, 0, 0).
     long[] badCode = table.clone();
     badCode[1] = SemiSortCodec.CODES << 16; // bucket 1 starts at bit 48
-    assertTrue(rejected(file(SMALL, length, tablePayload(1, buckets, 1, words, badCode, 0))).getMessage().contains("bucket 1 "));
+    assertTrue(rejected(file(SMALL, length, tablePayload(TablePayload.LAYOUT, buckets, 1, words, badCode, 0))).getMessage().contains("bucket 1 "));
     long[] unsorted = table.clone();
     unsorted[0] = 2L << 12 | 1L << 21;
-    assertTrue(rejected(file(SMALL, length, tablePayload(1, buckets, 2, words, unsorted, 0))).getMessage().contains("bucket 0 "));
+    assertTrue(rejected(file(SMALL, length, tablePayload(TablePayload.LAYOUT, buckets, 2, words, unsorted, 0))).getMessage().contains("bucket 0 "));
     // The canonical bucket reads back as the fingerprint it encodes.
     SemiSortedFilter f = (SemiSortedFilter) CuckooFilters.read(
-        new ByteArrayInputStream(file(SMALL, length, tablePayload(1, buckets, 1, words, table, 0))));
+        new ByteArrayInputStream(file(SMALL, length, tablePayload(TablePayload.LAYOUT, buckets, 1, words, table, 0))));
     assertEquals(1, f.table().occupied(0));
     assertEquals(0x1FF5, f.table().entryAt(0, 3));
   }

@@ -39,10 +39,10 @@ class ConfigurationExample {
     // tag::resolved[]
     CuckooFilter f = CuckooFilters.create("classic?capacity=1000000&targetFpp=0.0001");
     String resolved = f.spec().toString();
-    // classic?capacity=1000000&fingerprintBits=17&bucketSize=4&hash=xxh3&seed=0&maxKicks=500&concurrency=none
+    // classic?capacity=1000000&fingerprintBits=17&bucketSize=4&hash=xxh3&seed=0&maxKicks=2000&concurrency=none
     CuckooFilter sameShape = CuckooFilters.create(resolved);
     // end::resolved[]
-    assertEquals("classic?capacity=1000000&fingerprintBits=17&bucketSize=4&hash=xxh3&seed=0&maxKicks=500&concurrency=none", resolved);
+    assertEquals("classic?capacity=1000000&fingerprintBits=17&bucketSize=4&hash=xxh3&seed=0&maxKicks=2000&concurrency=none", resolved);
     assertEquals(f.spec(), sameShape.spec());
   }
 

@@ -4,6 +4,7 @@ import static dev.cuckoo.testkit.ForgedFiles.file;
 import static dev.cuckoo.testkit.ForgedFiles.rejected;
 import static dev.cuckoo.testkit.ForgedFiles.tablePayload;
 import static dev.cuckoo.testkit.ForgedFiles.truncated;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,7 @@ import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.engine.TablePayload;
 import dev.cuckoo.testkit.ForgedFiles;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +28,8 @@ import org.junit.jupiter.api.Test;
  * pattern of the contract test kit).
  */
 public abstract class TablePayloadContractTest {
+  private static final int LAYOUT = TablePayload.LAYOUT;
+
 
   /**
    * @param spec a resolved spec of the variant
@@ -104,29 +108,57 @@ public abstract class TablePayloadContractTest {
     int words = (int) tableWords(resolved, buckets);
     long length = TablePayload.HEADER_BYTES + words * 8L + 4;
     long[] table = tableWithOneFingerprint(words);
-    assertTrue(rejected(file(spec, length, tablePayload(2, buckets, 1, words, table, 0))).getMessage().contains("layout 2"));
-    assertTrue(rejected(file(spec, length, tablePayload(1, buckets + 2, 1, words, table, 0))).getMessage().contains("buckets"));
-    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, -1, words, table, 0))).getMessage().contains("items"));
-    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 2, words, table, 0))).getMessage().contains("hold 1 "));
-    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words - 1, table, 0))).getMessage().contains("longs"));
+    assertTrue(rejected(file(spec, length, tablePayload(3, buckets, 1, words, table, 0))).getMessage().contains("layout 3"));
+    assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets + 2, 1, words, table, 0))).getMessage().contains("buckets"));
+    assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets, -1, words, table, 0))).getMessage().contains("items"));
+    assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets, 2, words, table, 0))).getMessage().contains("hold 1 "));
+    assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets, 1, words - 1, table, 0))).getMessage().contains("longs"));
     long[] tail = table.clone();
     tail[words - 1] = Long.MIN_VALUE; // the tables of the small config end mid-word
-    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words, tail, 0))).getMessage().contains(tailMessage()));
-    assertTrue(rejected(file(spec, length, tablePayload(1, buckets, 1, words, table, 9))).getMessage().contains("stash"));
+    assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets, 1, words, tail, 0))).getMessage().contains(tailMessage()));
+    assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets, 1, words, table, 9))).getMessage().contains("stash"));
     // Stash entries: a bucket out of range, a zero fingerprint, one wider than the width.
     long[][] entries = {{buckets, 5}, {0, 0}, {0, 1L << bits}};
     for (long[] entry : entries) {
       byte[] f = file(spec, length + 12, out -> {
-        tablePayload(1, buckets, 2, words, table, 1).write(out);
+        tablePayload(LAYOUT, buckets, 2, words, table, 1).write(out);
         out.writeLong(entry[0]);
         out.writeInt((int) entry[1]);
       });
       assertTrue(rejected(f).getMessage().contains("stash entry 0"));
     }
     // Huge counts, named and refused before anything is allocated for them.
-    ForgedFiles.hugeCountsRejected(spec, length, buckets, table);
+    ForgedFiles.hugeCountsRejected(spec, length, LAYOUT, buckets, table);
     // And the same fields telling the truth are read.
-    CuckooFilter f = CuckooFilters.read(new ByteArrayInputStream(file(spec, length, tablePayload(1, buckets, 1, words, table, 0))));
+    CuckooFilter f = CuckooFilters.read(new ByteArrayInputStream(file(spec, length, tablePayload(LAYOUT, buckets, 1, words, table, 0))));
     assertEquals(1, f.size());
+  }
+
+  @Test
+  void aLayoutOnePayloadKeepsTheTableOf0_1_0AndIsWrittenBackAsLayoutOne() throws IOException {
+    FilterSpec resolved = resolve(smallConfig());
+    String spec = resolved.toString();
+    long legacy = CuckooSizing.legacyBucketCount(resolved.capacity().getAsLong(), resolved.bucketSize().getAsInt(),
+        resolved.fingerprintBits().getAsInt());
+    int words = (int) tableWords(resolved, legacy);
+    long length = TablePayload.HEADER_BYTES + words * 8L + 4;
+    byte[] bytes = file(spec, length, tablePayload(TablePayload.LEGACY_LAYOUT, legacy, 1, words,
+        tableWithOneFingerprint(words), 0));
+    CuckooFilter f = CuckooFilters.read(new ByteArrayInputStream(bytes));
+    assertEquals(1, f.size());
+    ByteArrayOutputStream again = new ByteArrayOutputStream();
+    f.writeTo(again);
+    assertArrayEquals(bytes, again.toByteArray(), "a layout 1 filter written again");
+    long current = buckets(resolved);
+    if (current != legacy) { // each layout's bucket count is refused under the other
+      int currentWords = (int) tableWords(resolved, current);
+      long currentLength = TablePayload.HEADER_BYTES + currentWords * 8L + 4;
+      String m = rejected(file(spec, currentLength, tablePayload(TablePayload.LEGACY_LAYOUT, current, 1, currentWords,
+          tableWithOneFingerprint(currentWords), 0))).getMessage();
+      assertTrue(m.contains("layout 1") && m.contains("buckets"), m);
+      m = rejected(file(spec, length, tablePayload(LAYOUT, legacy, 1, words, tableWithOneFingerprint(words), 0)))
+          .getMessage();
+      assertTrue(m.contains("layout 2") && m.contains("buckets"), m);
+    }
   }
 }

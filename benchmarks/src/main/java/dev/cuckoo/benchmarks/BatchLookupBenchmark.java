@@ -19,7 +19,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Looking up a block of 1,024 keys: a loop of {@code mightContain} against one call of {@code
- * mightContainAll}, half the keys present, on a filter filled to its capacity.
+ * mightContainAll}, half the keys present, on a filter filled to its capacity; and the memory
+ * floor beside them, {@link #floor}: two random reads per key in a table of the filter's size,
+ * with nothing else a lookup does but a one-multiply hash, which no filter reading two buckets
+ * can beat.
  *
  * <pre>{@code
  * java -jar benchmarks/target/benchmarks.jar BatchLookupBenchmark -p size=10000000
@@ -45,6 +48,8 @@ public class BatchLookupBenchmark {
   long[][] blocks;
   boolean[] results = new boolean[BLOCK];
   int next;
+  /** As many bytes as the filter holds, random, for {@link #floor}. */
+  long[] floorTable;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -52,6 +57,11 @@ public class BatchLookupBenchmark {
     long[] present = Keys.distinct(size, 1);
     filter.addAll(present);
     long[] absent = Keys.distinct(size, 2);
+    floorTable = new long[(int) Math.max(2, filter.sizeInBytes() / Long.BYTES)];
+    java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+    for (int i = 0; i < floorTable.length; i++) {
+      floorTable[i] = r.nextLong();
+    }
     blocks = new long[size / BLOCK][BLOCK];
     for (int i = 0; i < blocks.length * BLOCK; i++) {
       blocks[i / BLOCK][i % BLOCK] = (i & 1) == 0 ? present[i] : absent[i];
@@ -81,5 +91,32 @@ public class BatchLookupBenchmark {
   @OperationsPerInvocation(BLOCK)
   public int batch() {
     return filter.mightContainAll(block(), results);
+  }
+
+  /**
+   * Two independent reads at random places in a table of the filter's size per key (positions by
+   * multiply-high reduction of two halves of one multiply), combined into a yes or no: what a
+   * lookup costs in memory alone.
+   */
+  @Benchmark
+  @OperationsPerInvocation(BLOCK)
+  public int floor() {
+    long[] keys = block();
+    long[] table = floorTable;
+    long words = table.length;
+    int found = 0;
+    for (int i = 0; i < BLOCK; i++) {
+      boolean r = floorRead(table, words, keys[i]);
+      results[i] = r;
+      found += r ? 1 : 0;
+    }
+    return found;
+  }
+
+  static boolean floorRead(long[] table, long words, long key) {
+    long h = key * 0x9E3779B97F4A7C15L;
+    long a = table[(int) Math.multiplyHigh(h >>> 1, words << 1)];
+    long b = table[(int) Math.multiplyHigh(Long.rotateLeft(h, 32) >>> 1, words << 1)];
+    return ((a ^ b) & 1) != 0;
   }
 }

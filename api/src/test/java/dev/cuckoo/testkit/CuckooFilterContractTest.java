@@ -387,8 +387,11 @@ public abstract class CuckooFilterContractTest {
     String where = where(config, "forms");
     int n = (int) Math.min(500, f.spec().capacity().getAsLong() / 4);
     List<TestKey> keys = distinctKeys(r, n);
-    for (TestKey k : keys) {
-      assertTrue(KeyForms.add(f, k, k.randomForm(r)), where + ": add of " + k + " refused in a nearly empty filter");
+    for (int i = 0; i < keys.size(); i++) {
+      TestKey k = keys.get(i);
+      if (!added(KeyForms.add(f, k, k.randomForm(r)), f.spec(), where + ": add of " + k)) {
+        keys = keys.subList(0, i);
+      }
     }
     for (TestKey k : keys) {
       for (Form form : Form.values()) {
@@ -438,9 +441,12 @@ public abstract class CuckooFilterContractTest {
   void clearEmptiesAndTheFilterStaysUsable(String config) {
     CuckooFilter f = CuckooFilters.create(config);
     String where = where(config, "clear");
-    long n = Math.min(2_000, f.spec().capacity().getAsLong() / 2);
-    for (long i = 0; i < n; i++) {
-      f.add(i);
+    int n = (int) Math.min(2_000, f.spec().capacity().getAsLong() / 2);
+    boolean[] first = new boolean[n];
+    long taken = 0;
+    for (int i = 0; i < n; i++) {
+      first[i] = added(f.add(i), f.spec(), where + ": add of key " + i);
+      taken += first[i] ? 1 : 0;
     }
     long bytes = f.sizeInBytes();
     f.clear();
@@ -448,10 +454,10 @@ public abstract class CuckooFilterContractTest {
     for (long i = 0; i < n; i++) {
       assertFalse(f.mightContain(i), where + ": cleared filter reports key " + i);
     }
-    for (long i = 0; i < n; i++) {
-      assertTrue(f.add(i), where + ": add after clear refused key " + i);
+    for (int i = 0; i < n; i++) {
+      assertEquals(first[i], f.add(i), where + ": a cleared filter answers add of key " + i + " as a new one did");
     }
-    assertEquals(n, f.size(), where);
+    assertEquals(taken, f.size(), where);
     f.clear();
     assertEquals(CuckooFilters.create(config).sizeInBytes(), f.sizeInBytes(),
         where + ": memory after clear differs from a new filter's (" + bytes + " before clearing)");
@@ -749,6 +755,22 @@ public abstract class CuckooFilterContractTest {
 
   // ---------------------------------------------------------------- helpers
 
+  /**
+   * Checks an add made by a test that is not about capacity, at a load well below it. Where the
+   * spec promises its capacity a refusal fails the test. Elsewhere a refusal can come at any load
+   * (RedisBloom's tables of one-slot buckets refuse once a key's two buckets close a second cycle
+   * in the cuckoo graph, which two keys of one fingerprint and bucket pair make likelier: about
+   * one fill in 250 of 2,048 keys into 8,192 buckets), so the test goes on without the key.
+   *
+   * @return whether the key went in
+   */
+  private boolean added(boolean added, FilterSpec spec, String where) {
+    if (!added) {
+      assertFalse(guaranteesCapacity(spec), where + ": an add refused far below the capacity");
+    }
+    return added;
+  }
+
   private CuckooFilter smallLoadedFilter(String config, SplittableRandom r) {
     CuckooFilter f = CuckooFilters.create(config);
     long n = Math.min(1_000, f.spec().capacity().getAsLong() / 2);
@@ -783,12 +805,19 @@ public abstract class CuckooFilterContractTest {
       keys[i] = mix(BASE_SEED + i);
       texts.add("text-" + keys[i]);
     }
-    assertEquals(n, f.addAll(keys), where);
-    assertEquals(n, f.addAll(texts), where);
-    assertEquals(n, CuckooFilters.create(config).addAll(texts.stream()), where);
-    assertEquals(2L * n, f.size(), where);
-    for (int i = 0; i < n; i++) {
-      assertTrue(f.mightContain(keys[i]) && f.mightContain(texts.get(i)), where + ": key " + i);
+    long inKeys = f.addAll(keys);
+    long inTexts = inKeys < n ? 0 : f.addAll(texts);
+    if (added(inKeys == n && inTexts == n, spec, where + ": addAll of " + n + " keys")) {
+      assertEquals(n, CuckooFilters.create(config).addAll(texts.stream()), where);
+      assertEquals(2L * n, f.size(), where);
+      for (int i = 0; i < n; i++) {
+        assertTrue(f.mightContain(keys[i]) && f.mightContain(texts.get(i)), where + ": key " + i);
+      }
+    } else {
+      assertEquals(inKeys + inTexts, f.size(), where + ": addAll says where it stopped");
+      for (int i = 0; i < inKeys; i++) {
+        assertTrue(f.mightContain(keys[i]), where + ": key " + i + " before the refusal is lost");
+      }
     }
     if (refusesWhenFull(spec)) {
       CuckooFilter full = CuckooFilters.create(config);
@@ -812,8 +841,8 @@ public abstract class CuckooFilterContractTest {
     CuckooFilter f = CuckooFilters.create(config);
     int n = (int) Math.min(5_000, f.spec().capacity().getAsLong() / 2);
     long[] probes = new long[2 * n + 3]; // not a multiple of any block
-    for (int i = 0; i < n; i++) {
-      assertTrue(f.add(mix(BASE_SEED + 2L * i)), where);
+    for (int i = 0; i < n && added(f.add(mix(BASE_SEED + 2L * i)), f.spec(), where); i++) {
+      // keys at even inputs, so that half the probes are absent
     }
     for (int i = 0; i < probes.length; i++) {
       probes[i] = mix(BASE_SEED + i);
@@ -848,21 +877,33 @@ public abstract class CuckooFilterContractTest {
     int rounds = (int) Math.min(200, f.spec().capacity().getAsLong() / 6);
     for (int i = 0; i < rounds; i++) {
       Order o = new Order(r.nextLong(), "customer-\u00e9-" + i);
-      assertTrue(orders.add(o), where);
+      if (!added(orders.add(o), f.spec(), where)) {
+        rounds = i; // two keys stay per round
+        break;
+      }
       byte[] customer = o.customer().getBytes(StandardCharsets.UTF_8);
       int length = 8 + customer.length;
       byte[] written = ByteBuffer.allocate(length + 5).order(ByteOrder.LITTLE_ENDIAN).putLong(o.id()).put(customer).array();
       assertTrue(f.mightContain(Arrays.copyOf(written, length)), where + ": the encoder's bytes are the key");
       assertTrue(f.mightContain(written, 0, length) && orders.mightContain(o), where);
       UUID u = new UUID(r.nextLong(), r.nextLong());
-      assertTrue(uuids.add(u), where);
+      if (!added(uuids.add(u), f.spec(), where)) {
+        rounds = -1; // in the middle of a round: the size is not known
+        break;
+      }
       byte[] rfc = ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array();
       assertTrue(bytes.mightContain(rfc) && f.mightContain(rfc), where + ": a UUID is its 16 bytes, most significant first");
       long k = r.nextLong();
-      assertTrue(longs.add(k) && f.mightContain(k) && strings.add("s" + k) && f.mightContain("s" + k), where);
+      if (!added(longs.add(k) && strings.add("s" + k), f.spec(), where)) {
+        rounds = -1;
+        break;
+      }
+      assertTrue(f.mightContain(k) && f.mightContain("s" + k), where);
       assertTrue(orders.count(o) >= 1 && orders.remove(o) && uuids.remove(u), where);
     }
-    assertEquals(2L * rounds, f.size(), where);
+    if (rounds >= 0) {
+      assertEquals(2L * rounds, f.size(), where);
+    }
     assertThrows(NullPointerException.class, () -> orders.add(null), where);
     if (allocationFree(f.spec())) {
       Order o = new Order(7, "seven");
@@ -884,6 +925,7 @@ public abstract class CuckooFilterContractTest {
     CuckooFilter b = CuckooFilters.create(config);
     long third = Math.min(10_000, a.spec().capacity().getAsLong() / 3);
     KeyMultiset model = new KeyMultiset();
+    long inA = 0;
     for (long i = 0; i < third; i++) {
       long x = mix(BASE_SEED * 3 + 2 * i); // a's keys at even inputs, b's at odd: disjoint
       TestKey ka = TestKey.ofLong(x);
@@ -892,9 +934,18 @@ public abstract class CuckooFilterContractTest {
       // distinct keys.
       boolean shared = i % 10 == 0 && a.spec().bucketSize().orElse(4) >= 2;
       TestKey kb = TestKey.ofLong(shared ? x : mix(BASE_SEED * 3 + 2 * i + 1));
-      assertTrue(a.add(ka.bytes) && b.add(kb.bytes), where);
-      model.add(ka);
-      model.add(kb);
+      boolean intoA = added(a.add(ka.bytes), a.spec(), where);
+      if (intoA) {
+        model.add(ka);
+        inA++;
+      }
+      boolean intoB = added(b.add(kb.bytes), b.spec(), where);
+      if (intoB) {
+        model.add(kb);
+      }
+      if (!intoA || !intoB) {
+        break;
+      }
     }
     byte[] before = write(b);
     long sizeA = a.size();
@@ -902,7 +953,7 @@ public abstract class CuckooFilterContractTest {
     assertTrue(Arrays.equals(before, write(b)), where + ": the merged-in filter changed");
     assertEquals(sizeA + moved, a.size(), where);
     if (!mergesWhole(a.spec()) && moved < b.size()) {
-      for (long i = 0; i < third; i++) {
+      for (long i = 0; i < inA; i++) {
         assertTrue(a.mightContain(mix(BASE_SEED * 3 + 2 * i)), where + ": a key of the filter merged into is lost");
       }
       return;

@@ -173,6 +173,13 @@ class BucketTableTest {
         } else {
           assertEquals(packed.insert(bucket, fp), fast.insert(bucket, fp));
         }
+        // The fast lookups answer as the generic ones, for fingerprints stored and not.
+        long other = r.nextInt((int) BUCKETS + 1);
+        int probe = r.nextBoolean() ? fp : 1 + r.nextInt((1 << bits) - 1);
+        assertEquals(packed.contains(bucket, other, probe), fast.contains(bucket, other, probe), bits + "-bit lookup");
+        assertEquals(packed.count(bucket, other, probe), fast.count(bucket, other, probe), bits + "-bit count");
+        long keyHash = r.nextLong();
+        assertEquals(packed.fingerprint(keyHash), fast.fingerprint(keyHash), bits + "-bit fingerprint");
       }
       assertArrayEquals(payload(packed), payload(fast), bits + "-bit table layout");
       assertArrayEquals(payload(fast), payload(BucketTable.wrap(BUCKETS + 1, 4, bits,

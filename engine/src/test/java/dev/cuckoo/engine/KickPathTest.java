@@ -10,6 +10,7 @@ import dev.cuckoo.testkit.AllocationMeter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -56,6 +57,48 @@ class KickPathTest {
     double load = stored.size() / (1_002.0 * perBucket);
     double paper = perBucket == 1 ? 0.5 : perBucket == 2 ? 0.84 : perBucket == 4 ? 0.95 : 0.98;
     assertTrue(load > paper - 0.1, "load " + load);
+  }
+
+  /**
+   * Buckets of one slot: the new entry's first bucket holds r, whose other bucket holds s, whose
+   * other bucket is free; its second bucket holds q, whose other bucket holds t, whose other
+   * bucket is full. Two kicks place the entry only through the first bucket: a walk that starts
+   * at the second fails, while the search's second level always finds the free bucket.
+   */
+  @Test
+  void theSecondLevelOfTheSearchFindsAFreeBucketTwoMovesAway() {
+    long n = 1_002;
+    ArrayTable probe = new ArrayTable(n, 1);
+    SplittableRandom r = new SplittableRandom(7);
+    for (int attempt = 0; attempt < 10_000; attempt++) {
+      int fe = 1 + r.nextInt(255);
+      int fr = 1 + r.nextInt(255);
+      int fs = 1 + r.nextInt(255);
+      int fq = 1 + r.nextInt(255);
+      int ft = 1 + r.nextInt(255);
+      long b1 = r.nextInt((int) n);
+      long b2 = probe.alternate(b1, fe);
+      long a = probe.alternate(b1, fr);
+      long c = probe.alternate(a, fs);
+      long d = probe.alternate(b2, fq);
+      long e = probe.alternate(d, ft);
+      if (LongStream.of(b1, b2, a, c, d, e).distinct().count() < 6) {
+        continue;
+      }
+      for (long seed = 0; seed < 64; seed++) { // walks that start at either bucket
+        ArrayTable t = new ArrayTable(n, 1);
+        t.insert(b1, fr);
+        t.insert(a, fs);
+        t.insert(b2, fq);
+        t.insert(d, ft);
+        t.insert(e, 1);
+        assertTrue(new KickPath(2, seed).relocate(t, b1, b2, fe), "seed " + seed);
+        assertTrue(t.holds(b1, fe) && t.holds(a, fr) && t.holds(c, fs), "the entry, r and s each moved one bucket on");
+        assertTrue(t.holds(b2, fq) && t.holds(d, ft) && t.holds(e, 1), "the other side is as it was");
+      }
+      return;
+    }
+    throw new AssertionError("no six distinct buckets found");
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.util.SplittableRandom;
  * java -Xmx14g docs/models/LinearGrowthModel.java SLOTS FINGERPRINT_BITS LANE_BITS GROW_LOAD KEYS
  * java -Xmx14g docs/models/LinearGrowthModel.java 4 8 16 0.91 16777216   # today's 16-bit lanes
  * java -Xmx14g docs/models/LinearGrowthModel.java 7 10 18 0.93 16777216  # 7 lanes of 18 bits
+ * java -Xmx14g docs/models/LinearGrowthModel.java 2 8 16 0.80 16777216   # 2 lanes of 16 bits
  * }</pre>
  *
  * <p>What it models. Buckets are addressed by a key's low hash bits: at base level k with split
@@ -23,8 +24,9 @@ import java.util.SplittableRandom;
  * cut to level + fingerprint bits when the entry moves into a bucket of lower level. An entry
  * whose bits no longer say which child it belongs to is copied into both (Aleph's rule), and one
  * that cannot name its partner bucket is not kicked. The table splits the next bucket whenever
- * the entries exceed GROW_LOAD of the slots or the stash holds more than 4. Memory counts whole
- * 64-bit words per bucket; the real table would also round its array up.
+ * the entries exceed GROW_LOAD of the slots or the stash holds more than 4. Memory counts a
+ * bucket's bits where buckets tile a 64-bit word (2 lanes of 16 bits: two buckets a word), whole
+ * 64-bit words per bucket otherwise; the real table would also round its array up.
  *
  * <p>It prints, at every 4x from 4,096 keys, the load, the false-positive rate measured on
  * 400,000 random absent keys, bits per item and stash, after checking that every key added is
@@ -200,7 +202,7 @@ public class LinearGrowthModel {
     while (buckets() * slots * growLoad < start) {
       split();
     }
-    double bitsPerBucket = Math.ceil(slots * laneBits / 64.0) * 64;
+    double bitsPerBucket = 64 % (slots * laneBits) == 0 ? slots * laneBits : Math.ceil(slots * laneBits / 64.0) * 64;
     double logSum = 0;
     double worst = 0;
     int samples = 0;

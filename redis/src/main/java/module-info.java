@@ -8,6 +8,15 @@
 module dev.cuckoo.redis {
   requires transitive dev.cuckoo.scalable;
   requires transitive redis.clients.jedis;
+  // Jedis is an automatic module: it reads whatever is resolved but cannot make anything be. The
+  // dependencies its pom declares that are named modules are resolved only if a module requires
+  // them, so this one does, or an application module that requires this one fails at run time
+  // with a NoClassDefFoundError (the pool's from RedisClient.create; Gson's and org.json's from
+  // the JSON commands and multi-cluster failover) unless it adds them with --add-modules. Its
+  // automatic dependencies (SLF4J, redis-authx-core) are resolved with Jedis itself.
+  requires org.apache.commons.pool2;
+  requires com.google.gson;
+  requires org.json;
 
   exports dev.cuckoo.redis;
 }

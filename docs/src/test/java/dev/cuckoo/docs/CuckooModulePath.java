@@ -13,6 +13,11 @@ import java.util.List;
 final class CuckooModulePath {
   /** The cuckoo jars or class folders, and zero-allocation-hashing. */
   final List<String> modules = new ArrayList<>();
+  /**
+   * cuckoo-redis and what a build tool puts beside it for run time: Jedis and the dependencies
+   * its pom declares, and an SLF4J binding, as the Redis guide asks for.
+   */
+  final List<String> redisModules = new ArrayList<>();
   /** The test class folders. */
   final List<String> testClasses = new ArrayList<>();
 
@@ -20,17 +25,21 @@ final class CuckooModulePath {
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     for (String entry : classPath.split(File.pathSeparator)) {
       String name = Paths.get(entry).toString().replace('\\', '/');
-      // Every library module whose requirements are the library's own: the jars of the
-      // reactor's artifacts, or their class folders. Not the command line, the benchmarks or
-      // these docs (applications, not modules), nor redis, which needs Jedis and its own
-      // dependencies on the module path.
-      boolean cuckooModule = (name.matches(".*/cuckoo-[a-z-]+-[0-9][^/]*\\.jar")
+      // The library's modules: the jars of the reactor's artifacts, or their class folders.
+      // Not the command line, the benchmarks or these docs (applications, not modules); redis
+      // apart, since it needs Jedis and Jedis's dependencies beside it.
+      boolean libraryModule = (name.matches(".*/cuckoo-[a-z-]+-[0-9][^/]*\\.jar")
               || name.matches(".*/[a-z-]+/target/classes"))
-          && !name.matches(".*/(cuckoo-)?(cli|benchmarks|docs|redis)[-/].*");
-      if (cuckooModule && !name.contains("tests")) {
+          && !name.contains("tests");
+      if (libraryModule && name.matches(".*/(cuckoo-redis-[0-9][^/]*\\.jar|redis/target/classes)")) {
+        redisModules.add(entry);
+      } else if (libraryModule && !name.matches(".*/(cuckoo-)?(cli|benchmarks|docs)[-/].*")) {
         modules.add(entry);
       } else if (name.contains("zero-allocation-hashing")) {
         modules.add(entry);
+      } else if (name.matches(".*/(redis/clients|org/apache/commons/commons-pool2|com/google/code/gson/gson"
+          + "|org/json/json|org/slf4j/slf4j-(api|nop))/.*\\.jar")) {
+        redisModules.add(entry);
       } else if (name.endsWith("test-classes")) {
         testClasses.add(entry);
       }
@@ -40,6 +49,13 @@ final class CuckooModulePath {
   /** @return the module path, joined */
   String modulePath() {
     return String.join(File.pathSeparator, modules);
+  }
+
+  /** @return the module path with cuckoo-redis and its dependencies, joined */
+  String redisModulePath() {
+    List<String> all = new ArrayList<>(modules);
+    all.addAll(redisModules);
+    return String.join(File.pathSeparator, all);
   }
 
   /** @return the {@code java} of this JVM */

@@ -11,12 +11,15 @@ module dev.cuckoo.redis {
   // Jedis is an automatic module: it reads whatever is resolved but cannot make anything be. The
   // dependencies its pom declares that are named modules are resolved only if a module requires
   // them, so this one does, or an application module that requires this one fails at run time
-  // with a NoClassDefFoundError (the pool's from RedisClient.create; Gson's and org.json's from
-  // the JSON commands and multi-cluster failover) unless it adds them with --add-modules. Its
-  // automatic dependencies (SLF4J, redis-authx-core) are resolved with Jedis itself.
+  // with a NoClassDefFoundError (the pool's and SLF4J's from RedisClient.create; Gson's and
+  // org.json's from the JSON commands and multi-cluster failover) unless it adds them with
+  // --add-modules. SLF4J is an automatic module in 1.7, the version Jedis's pom names, but a
+  // named one in 2.x, which an application that logs through SLF4J 2 puts in its place.
+  // redis-authx-core is automatic, and resolved with Jedis itself.
   requires org.apache.commons.pool2;
   requires com.google.gson;
   requires org.json;
+  requires org.slf4j;
 
   exports dev.cuckoo.redis;
 }

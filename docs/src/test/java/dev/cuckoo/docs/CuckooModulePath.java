@@ -15,9 +15,11 @@ final class CuckooModulePath {
   final List<String> modules = new ArrayList<>();
   /**
    * cuckoo-redis and what a build tool puts beside it for run time: Jedis and the dependencies
-   * its pom declares, and an SLF4J binding, as the Redis guide asks for.
+   * its pom declares, but SLF4J.
    */
   final List<String> redisModules = new ArrayList<>();
+  /** The SLF4J that Jedis's pom brings (1.7), with a binding, as the Redis guide asks for. */
+  final List<String> slf4j = new ArrayList<>();
   /** The test class folders. */
   final List<String> testClasses = new ArrayList<>();
 
@@ -38,8 +40,10 @@ final class CuckooModulePath {
       } else if (name.contains("zero-allocation-hashing")) {
         modules.add(entry);
       } else if (name.matches(".*/(redis/clients|org/apache/commons/commons-pool2|com/google/code/gson/gson"
-          + "|org/json/json|org/slf4j/slf4j-(api|nop))/.*\\.jar")) {
+          + "|org/json/json)/.*\\.jar")) {
         redisModules.add(entry);
+      } else if (name.matches(".*/org/slf4j/slf4j-(api|nop)/.*\\.jar")) {
+        slf4j.add(entry);
       } else if (name.endsWith("test-classes")) {
         testClasses.add(entry);
       }
@@ -51,10 +55,14 @@ final class CuckooModulePath {
     return String.join(File.pathSeparator, modules);
   }
 
-  /** @return the module path with cuckoo-redis and its dependencies, joined */
-  String redisModulePath() {
+  /**
+   * @param logging the SLF4J jars to put beside Jedis, such as {@link #slf4j}
+   * @return the module path with cuckoo-redis, its dependencies and those jars, joined
+   */
+  String redisModulePath(List<String> logging) {
     List<String> all = new ArrayList<>(modules);
     all.addAll(redisModules);
+    all.addAll(logging);
     return String.join(File.pathSeparator, all);
   }
 

@@ -51,9 +51,32 @@ class NamedApplicationTest {
   @Test
   void anApplicationModulePushesAndPullsAFilterThroughARealRedis(@TempDir Path out)
       throws IOException, InterruptedException {
+    pushAndPull(out, new CuckooModulePath().slf4j);
+  }
+
+  /**
+   * An application that logs through SLF4J 2 has its {@code slf4j-api} resolved instead of 1.7's,
+   * and that one is a named module: Jedis, an automatic module, reads it only if a module
+   * requires it.
+   */
+  @Test
+  void anApplicationModuleThatLogsThroughSlf4j2AlsoReachesRedis(@TempDir Path out)
+      throws IOException, InterruptedException {
+    // The docs pom copies slf4j-api and slf4j-nop 2.x there.
+    Path folder = Paths.get(System.getProperty("basedir", "."), "target", "slf4j-2");
+    List<String> slf4j2;
+    try (Stream<Path> jars = Files.list(folder)) {
+      slf4j2 = jars.map(Path::toString).sorted().collect(Collectors.toList());
+    }
+    assertEquals(2, slf4j2.size(), "slf4j-api and slf4j-nop 2.x in " + folder + ": " + slf4j2);
+    pushAndPull(out, slf4j2);
+  }
+
+  /** Runs the application of {@code src/test/named-redis-app} against a real Redis. */
+  private static void pushAndPull(Path out, List<String> logging) throws IOException, InterruptedException {
     try (RedisServer redis = RedisServer.start()) {
       String output = compileAndRun("named-redis-app", "redisapp/redisapp.Main",
-          new CuckooModulePath().redisModulePath(), out, redis.url());
+          new CuckooModulePath().redisModulePath(logging), out, redis.url());
       assertTrue(output.contains("module=redisapp\n"), output);
       assertTrue(output.contains("redis-module=dev.cuckoo.redis\n"), output);
       assertTrue(output.contains("pulled=1001\n"), output);

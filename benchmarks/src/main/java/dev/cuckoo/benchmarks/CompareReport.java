@@ -1,6 +1,5 @@
 package dev.cuckoo.benchmarks;
 
-import java.awt.Color;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -9,15 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
-import org.knowm.xchart.VectorGraphicsEncoder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** Turns measurements into the table, CSV, Markdown and charts {@link Compare} produces. */
 final class CompareReport {
@@ -68,12 +58,8 @@ final class CompareReport {
     Files.writeString(dir.resolve("results.md"),
         String.format(Locale.ROOT, "%,d random long keys per filter.%n%n", size) + table(results, size, true),
         StandardCharsets.UTF_8);
-    CategoryChart speed = speedChart(results, size);
-    BitmapEncoder.saveBitmap(speed, dir.resolve("ns-per-op").toString(), BitmapEncoder.BitmapFormat.PNG);
-    VectorGraphicsEncoder.saveVectorGraphic(speed, dir.resolve("ns-per-op").toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-    XYChart fpp = fppChart(results, size);
-    BitmapEncoder.saveBitmap(fpp, dir.resolve("fpp-vs-bits").toString(), BitmapEncoder.BitmapFormat.PNG);
-    VectorGraphicsEncoder.saveVectorGraphic(fpp, dir.resolve("fpp-vs-bits").toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+    speedChart(results, size).save(dir, "ns-per-op");
+    fppChart(results, size).save(dir, "fpp-vs-bits");
   }
 
   // ---------------------------------------------------------------- compare --grow
@@ -146,36 +132,25 @@ final class CompareReport {
     results.forEach(m -> csv.addAll(m.csvRows()));
     Files.write(dir.resolve("growth.csv"), csv, StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("growth.md"), growthTable(results, true), StandardCharsets.UTF_8);
-    save(growthChart(results, "lookup ns as the filter grows (lower is better)", "ns per lookup", false,
+    growthChart(results, "lookup ns as the filter grows (lower is better)", "ns per lookup", false,
         m -> m.checkpoints().stream().map(c -> new double[] {c.keys(), c.negativeNs()}).toList(),
-        m -> m.checkpoints().stream().map(c -> new double[] {c.keys(), c.positiveNs()}).toList()), dir, "growth-lookup-ns");
-    save(growthChart(results, "measured false-positive rate as the filter grows", "FPP", true,
-        m -> m.checkpoints().stream().map(c -> new double[] {c.keys(), Math.max(c.fpp(), 1e-7)}).toList(), null),
-        dir, "growth-fpp");
-    save(growthChart(results, "bits per item, 8 samples per doubling", "bits per item", false,
-        m -> m.samples().stream().map(c -> new double[] {c.keys(), c.bitsPerItem()}).toList(), null),
-        dir, "growth-bits-per-item");
-  }
-
-  private static void save(XYChart chart, Path dir, String name) throws IOException {
-    BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
-    VectorGraphicsEncoder.saveVectorGraphic(chart, dir.resolve(name).toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+        m -> m.checkpoints().stream().map(c -> new double[] {c.keys(), c.positiveNs()}).toList()).save(dir, "growth-lookup-ns");
+    growthChart(results, "measured false-positive rate as the filter grows", "FPP", true,
+        m -> m.checkpoints().stream().map(c -> new double[] {c.keys(), Math.max(c.fpp(), 1e-7)}).toList(), null)
+        .save(dir, "growth-fpp");
+    growthChart(results, "bits per item, 8 samples per doubling", "bits per item", false,
+        m -> m.samples().stream().map(c -> new double[] {c.keys(), c.bitsPerItem()}).toList(), null)
+        .save(dir, "growth-bits-per-item");
   }
 
   /**
    * One line per contender against the key count (log scale): {@code main}'s points, and if
    * given, {@code second}'s as a dashed line of the same contender.
    */
-  static XYChart growthChart(List<GrowthMeasurement> results, String title, String yAxis, boolean logY,
+  static Chart growthChart(List<GrowthMeasurement> results, String title, String yAxis, boolean logY,
       java.util.function.Function<GrowthMeasurement, List<double[]>> main,
       java.util.function.Function<GrowthMeasurement, List<double[]>> second) {
-    XYChart chart = new XYChartBuilder().width(1100).height(700).title(title)
-        .xAxisTitle("keys").yAxisTitle(yAxis).build();
-    chart.getStyler().setXAxisLogarithmic(true);
-    chart.getStyler().setYAxisLogarithmic(logY);
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-    chart.getStyler().setChartBackgroundColor(Color.WHITE);
-    chart.getStyler().setMarkerSize(6);
+    Chart chart = Chart.points(1100, 700, title, "keys", yAxis, true, logY, true);
     for (GrowthMeasurement m : results) {
       addSeries(chart, m.name() + (second == null ? "" : " (negative)"), main.apply(m), false);
       if (second != null) {
@@ -185,55 +160,30 @@ final class CompareReport {
     return chart;
   }
 
-  private static void addSeries(XYChart chart, String name, List<double[]> points, boolean dashed) {
+  private static void addSeries(Chart chart, String name, List<double[]> points, boolean dashed) {
     double[] x = points.stream().mapToDouble(p -> p[0]).toArray();
     double[] y = points.stream().mapToDouble(p -> p[1]).toArray();
-    XYSeries s = chart.addSeries(name, x, y);
-    s.setMarker(dashed ? SeriesMarkers.NONE : SeriesMarkers.CIRCLE);
-    if (dashed) {
-      s.setLineStyle(new java.awt.BasicStroke(1.5f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
-          10f, new float[] {6f, 4f}, 0f));
-    }
+    chart.points(name, x, y, dashed ? Chart.Marker.NONE : Chart.Marker.CIRCLE, dashed);
   }
 
-  static CategoryChart speedChart(List<Measurement> results, int size) {
-    CategoryChart chart = new CategoryChartBuilder().width(1200).height(700)
-        .title(String.format(Locale.ROOT, "ns per operation, %,d keys (lower is better)", size))
-        .xAxisTitle("").yAxisTitle("ns/op").build();
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
-    chart.getStyler().setXAxisLabelRotation(60);
-    chart.getStyler().setChartBackgroundColor(Color.WHITE);
-    chart.getStyler().setAvailableSpaceFill(0.8);
-    List<String> names = new ArrayList<>();
-    List<Double> insert = new ArrayList<>();
-    List<Double> positive = new ArrayList<>();
-    List<Double> negative = new ArrayList<>();
-    for (Measurement m : results) {
-      names.add(m.name());
-      insert.add(m.insertNs());
-      positive.add(m.positiveNs());
-      negative.add(m.negativeNs());
-    }
-    chart.addSeries("insert", names, insert);
-    chart.addSeries("positive lookup", names, positive);
-    chart.addSeries("negative lookup", names, negative);
+  static Chart speedChart(List<Measurement> results, int size) {
+    Chart chart = Chart.bars(1200, 700, String.format(Locale.ROOT, "ns per operation, %,d keys (lower is better)", size),
+        "ns/op", results.stream().map(Measurement::name).toList());
+    chart.bars("insert", results.stream().mapToDouble(Measurement::insertNs).toArray());
+    chart.bars("positive lookup", results.stream().mapToDouble(Measurement::positiveNs).toArray());
+    chart.bars("negative lookup", results.stream().mapToDouble(Measurement::negativeNs).toArray());
     return chart;
   }
 
-  static XYChart fppChart(List<Measurement> results, int size) {
-    XYChart chart = new XYChartBuilder().width(1000).height(700)
-        .title(String.format(Locale.ROOT, "false-positive rate vs memory, %,d keys", size))
-        .xAxisTitle("bits per item").yAxisTitle("measured FPP").build();
-    chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-    chart.getStyler().setYAxisLogarithmic(true);
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
-    chart.getStyler().setMarkerSize(10);
-    chart.getStyler().setChartBackgroundColor(Color.WHITE);
+  static Chart fppChart(List<Measurement> results, int size) {
+    Chart chart = Chart.points(1000, 700, String.format(Locale.ROOT, "false-positive rate vs memory, %,d keys", size),
+        "bits per item", "measured FPP", false, true, false);
     for (Measurement m : results) {
       // A log axis cannot show 0: a filter with no false positive in the sample sits at its floor.
       double fpp = Math.max(m.fpp(), 1e-7);
-      XYSeries s = chart.addSeries(m.name(), new double[] {m.bitsPerItem()}, new double[] {fpp});
-      s.setMarker(m.family().equals("cuckoo") ? SeriesMarkers.DIAMOND : m.family().equals("peer-bloom") ? SeriesMarkers.SQUARE : SeriesMarkers.CIRCLE);
+      Chart.Marker marker = m.family().equals("cuckoo") ? Chart.Marker.DIAMOND
+          : m.family().equals("peer-bloom") ? Chart.Marker.SQUARE : Chart.Marker.CIRCLE;
+      chart.points(m.name(), new double[] {m.bitsPerItem()}, new double[] {fpp}, marker, false);
     }
     return chart;
   }

@@ -142,23 +142,43 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
 
   /**
    * {@inheritDoc} Two chains of one shape (the same {@code capacity}, {@code bucketSize} and
-   * {@code expansion}) merge: every fingerprint goes to a sub-filter no newer than the one it
-   * came from, as RedisBloom's compaction moves them, so the result is a chain RedisBloom
-   * itself accepts (its dump loads with {@code CF.LOADCHUNK} and answers {@code CF.EXISTS} for
-   * the keys of both). That needs room in the older sub-filters: two full chains may not merge
-   * whole, and the merge stops where a fingerprint finds none.
+   * {@code expansion}) merge so that the result is a chain RedisBloom itself accepts (its dump
+   * loads with {@code CF.LOADCHUNK} and answers {@code CF.EXISTS} for the keys of both). A
+   * fingerprint's bucket is known only up to the size of the sub-filter it is in, so it may go
+   * only to sub-filters whose size divides that one:
+   * <ul>
+   *   <li>with {@code expansion=1} (the default) every sub-filter has one size: each fingerprint
+   *       goes where {@code CF.ADD} of its key would put it, the chain growing as adds grow it, so
+   *       two grown chains merge whole while the chain can grow (32 sub-filters, the heap);
+   *   <li>with a larger expansion a fingerprint goes to a sub-filter no newer than its own, as
+   *       RedisBloom's compaction moves them, which needs room in the older sub-filters: two small
+   *       chains merge whole, two that have grown usually do not;
+   *   <li>with {@code expansion=0} the chain is one table that never grows, and merges as a
+   *       {@code classic} table does: where it runs out of room the merge stops, what it moved
+   *       stays, and the return value says so.
+   * </ul>
+   * A chain that grows merges whole or not at all: the merge works on a copy of the sub-filters
+   * it may write (so it needs their size again in free memory while it runs), and takes it only
+   * when every fingerprint found a place.
+   *
+   * @throws IllegalArgumentException also if a chain that grows cannot place every fingerprint of
+   *     the other; this filter is then unchanged, and the message says why and names {@code
+   *     expandable}, the variant that merges filters of any sizes
+   * @throws IllegalStateException if the heap has no room for the working copy; this filter is
+   *     then unchanged
    */
   @Override
   protected long addAllFrom(AbstractCuckooFilter other) {
     ScalableCuckooFilter that = (ScalableCuckooFilter) other;
+    String what = "cannot merge " + that.spec() + " into " + spec();
     if (!chain.sameShape(that.chain)) {
-      throw new IllegalArgumentException("cannot merge " + that.spec() + " into " + spec()
+      throw new IllegalArgumentException(what
           + ": scalable filters merge only with the same capacity, bucketSize and expansion, so that their "
           + "sub-filters have one size index for index");
     }
     writeLock.lock();
     try {
-      return that.read(() -> chain.mergeFrom(that.chain));
+      return that.read(() -> chain.mergeFrom(that.chain, what));
     } finally {
       writeLock.unlock();
     }

@@ -91,6 +91,24 @@ final class SubFilter {
     }
   }
 
+  private SubFilter(SubFilter from) {
+    this.numBuckets = from.numBuckets;
+    this.bucketMask = from.bucketMask;
+    this.bucketSize = from.bucketSize;
+    this.pageShift = from.pageShift;
+    this.pageBucketMask = from.pageBucketMask;
+    this.pages = new byte[from.pages.length][];
+    for (int i = 0; i < pages.length; i++) {
+      pages[i] = from.pages[i].clone();
+    }
+    this.occupied = from.occupied;
+  }
+
+  /** @return a copy with tables of its own */
+  SubFilter copy() {
+    return new SubFilter(this);
+  }
+
   /**
    * Reads a table's bytes from a payload, page by page, each page growing only as its bytes
    * arrive ({@link PayloadInput#readByteArray}): a file that declares a huge sub-filter and ends

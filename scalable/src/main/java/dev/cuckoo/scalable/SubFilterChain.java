@@ -317,20 +317,80 @@ final class SubFilterChain {
   }
 
   /**
-   * Moves a copy of every fingerprint of another chain of this shape in (a merge), oldest
-   * sub-filter first, stopping at the first that finds no room.
+   * Merges another chain of this shape in: a copy of every fingerprint, duplicates included.
+   * A chain that grows (expansion 1 or more) takes them all or none: they go into a copy of the
+   * sub-filters they may reach, which replaces this chain's only once every fingerprint found a
+   * place, so a refused merge leaves this chain byte for byte as it was (and needs memory for that
+   * copy while it runs). A chain that never grows (expansion 0) is one table and merges as any
+   * fixed table does: in place, stopping at the first fingerprint that finds no room.
+   *
+   * @param other a chain of this shape, not this one
+   * @param what the merge, to begin messages with ("cannot merge ... into ...")
+   * @return the fingerprints moved in: all of the other's, or fewer with expansion 0 only
+   * @throws IllegalArgumentException saying why, if a growing chain cannot place them all
+   * @throws IllegalStateException if the heap has no room for the working copy
+   */
+  long mergeFrom(SubFilterChain other, String what) {
+    if (expansion == 0) {
+      return moveIn(other);
+    }
+    SubFilterChain trial;
+    try {
+      trial = workingCopy(other);
+    } catch (OutOfMemoryError e) {
+      throw new IllegalStateException(what + ": a merge works on a copy of this filter's sub-filters, and the heap "
+          + "has no room for it; this filter is unchanged", e);
+    }
+    long moved = trial.moveIn(other);
+    if (moved < other.items) {
+      throw new IllegalArgumentException(what + ": only " + moved + " of its " + other.items
+          + " fingerprints find a place: " + trial.whyMergeStopped(other, moved) + "; this filter is unchanged. "
+          + "Chains with expansion=1 (sub-filters of one size) merge as long as the chain can grow, and variant "
+          + "expandable merges filters of any sizes");
+    }
+    System.arraycopy(trial.filters, 0, filters, 0, trial.count);
+    count = trial.count;
+    items = trial.items;
+    return moved;
+  }
+
+  /**
+   * @return a chain like this one for a merge to work on: the sub-filters a merge of {@code
+   *     other} may write copied, the others shared, and a memory limit less the copies' bytes
+   */
+  private SubFilterChain workingCopy(SubFilterChain other) {
+    int written = expansion == 1 ? count : Math.min(count, other.count);
+    SubFilterChain copy = new SubFilterChain(filters[0].copy(), initialBuckets, bucketSize, maxIterations, expansion,
+        maxPageBytes);
+    long copied = filters[0].bytes();
+    for (int i = 1; i < count; i++) {
+      copy.filters[i] = i < written ? filters[i].copy() : filters[i];
+      copied += i < written ? filters[i].bytes() : 0;
+    }
+    copy.count = count;
+    copy.items = items;
+    copy.deletes = deletes;
+    copy.memoryLimit = memoryLimit - copied;
+    return copy;
+  }
+
+  /**
+   * Moves a copy of every fingerprint of another chain of this shape in, oldest sub-filter first,
+   * stopping at the first that finds no room.
    *
    * <p>A fingerprint of the other's sub-filter j sits at its key's bucket reduced by that
-   * sub-filter's size, which says nothing of the key's bucket in a larger one; in this chain's
-   * sub-filters 0..j, whose sizes divide it, it is at the right bucket, so it goes there, as
-   * compaction moves fingerprints only to older sub-filters [4]: the newest of them with room
-   * at either bucket, else (growing this chain to j + 1 sub-filters where it is shorter) an
-   * empty new sub-filter j, else the kick loop in sub-filter j. So the merged chain is one
-   * RedisBloom itself could hold: every fingerprint where a CF.EXISTS of its key looks.
+   * sub-filter's size, which says nothing of the key's bucket in a larger one. So it may go only
+   * to sub-filters whose size divides that one: with expansion 1 (or 0) every sub-filter has one
+   * size, and it goes where CF.ADD of its key would put it, the chain growing as CF.ADD grows it;
+   * with a larger expansion only sub-filters 0..j qualify, and it goes there, as compaction moves
+   * fingerprints only to older sub-filters [4]: the newest of them with room at either bucket,
+   * else (growing this chain to j + 1 sub-filters where it is shorter) an empty new sub-filter
+   * j, else the kick loop in sub-filter j. Either way the merged chain is one RedisBloom itself
+   * could hold: every fingerprint where a CF.EXISTS of its key looks.
    *
    * @return the fingerprints moved in
    */
-  long mergeFrom(SubFilterChain other) {
+  private long moveIn(SubFilterChain other) {
     long moved = 0;
     for (int j = 0; j < other.count; j++) {
       SubFilter from = other.filters[j];
@@ -338,7 +398,7 @@ final class SubFilterChain {
         for (int slot = 0; slot < bucketSize; slot++) {
           int fp = from.fingerprintAt(bucket, slot);
           if (fp != 0) {
-            if (!mergeOne(j, bucket, fp)) {
+            if (!(expansion <= 1 ? insertFingerprint(bucket, fp) : mergeOne(j, bucket, fp))) {
               return moved;
             }
             moved++;
@@ -349,6 +409,7 @@ final class SubFilterChain {
     return moved;
   }
 
+  /** One fingerprint of the other's sub-filter j, with an expansion of 2 or more; see {@link #moveIn}. */
   private boolean mergeOne(int j, long bucket, int fp) {
     long alternate = SubFilter.alternate(bucket, fp);
     for (int i = Math.min(j, count - 1); i >= 0; i--) {
@@ -372,6 +433,23 @@ final class SubFilterChain {
       return true;
     }
     return false;
+  }
+
+  /** @return why {@link #moveIn} stopped after {@code moved} of the other's fingerprints, for messages */
+  private String whyMergeStopped(SubFilterChain other, long moved) {
+    int j = 0;
+    for (long before = other.filters[0].occupied(); before <= moved; before += other.filters[j].occupied()) {
+      j++;
+    }
+    if (expansion > 1 && count > j) {
+      return "with expansion " + expansion + " a fingerprint of the other's sub-filter " + j + " knows its bucket "
+          + "only up to that sub-filter's size, so it may go only to this chain's sub-filters 0.." + j
+          + ", no larger than that one, and they have no room left";
+    }
+    if (count == MAX_SUB_FILTERS) {
+      return "this chain would need more than " + MAX_SUB_FILTERS + " sub-filters";
+    }
+    return "this chain cannot grow further (its next sub-filter would outgrow the heap)";
   }
 
   /**

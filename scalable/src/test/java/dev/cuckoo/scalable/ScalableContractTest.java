@@ -24,6 +24,11 @@ class ScalableContractTest extends CuckooFilterContractTest {
    * earliest seen). That config gets 8192 buckets (capacity 4097) so that the kit's tests at a
    * few thousand keys mostly run whole; they go on without a refused key, as
    * {@link #guaranteesCapacity} allows.
+   *
+   * <p>With an expansion of 2 or more, two chains each a third full merge whole only with buckets
+   * of 3 or more slots; with buckets of 2 the merge is refused in about 19 runs of 20 (RedisBloom's
+   * kick loop cannot place two thirds of a table of buckets of two in bucket order), and the kit
+   * has no way yet to accept a refused merge. {@link ScalableMergeTest} covers that case.
    */
   @Override
   protected List<String> configs() {
@@ -38,7 +43,7 @@ class ScalableContractTest extends CuckooFilterContractTest {
         "scalable?capacity=2000&bucketSize=16&maxKicks=500&expansion=2",
         "scalable?capacity=3000&bucketSize=3&expansion=3&hash=xxh3&seed=7",
         "scalable?capacity=4000&bucketSize=4&expansion=0&concurrency=locked",
-        "scalable?capacity=2000&bucketSize=2&expansion=2&concurrency=locked");
+        "scalable?capacity=2000&bucketSize=4&expansion=2&concurrency=locked");
   }
 
   /** Only {@code expansion=0} refuses adds when full; any other expansion grows the chain. */
@@ -71,10 +76,14 @@ class ScalableContractTest extends CuckooFilterContractTest {
     return Integer.parseInt(spec.option(ScalableProvider.EXPANSION).orElseThrow());
   }
 
-  /** Sub-filters take only fingerprints as old as themselves: a merge may stop early. */
+  /**
+   * With expansion 1 every sub-filter has one size and a merge grows the chain as adds do; with a
+   * larger one sub-filters take only fingerprints as old as themselves, and with expansion 0 the
+   * one table may run out of room.
+   */
   @Override
   protected boolean mergesWhole(FilterSpec spec) {
-    return false;
+    return expansion(spec) == 1;
   }
 
   /** A chain's count adds collisions from whichever sub-filters the other keys landed in. */

@@ -114,7 +114,9 @@ public final class RedisReplica implements CuckooFilter, AutoCloseable {
       throw e;
     }
     long nanos = period.toNanos();
-    replica.schedule.scheduleWithFixedDelay(() -> replica.refreshOnSchedule(onRefreshFailure), nanos, nanos,
+    // The task hands its own failures to the callback, and close() shuts the executor down, so
+    // the future has nothing to tell.
+    var unused = replica.schedule.scheduleWithFixedDelay(() -> replica.refreshOnSchedule(onRefreshFailure), nanos, nanos,
         TimeUnit.NANOSECONDS);
     return replica;
   }

@@ -77,7 +77,6 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   final int slots;
   /** log2 of the first table's bucket count, from the spec's capacity. */
   final int startK;
-  private final double growLoad;
   private final KickPath kicks;
   /** The table now; replaced by a larger one when the filter grows. */
   LaneTable table;
@@ -100,7 +99,6 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     this.laneBits = table.laneBits;
     this.slots = table.slots;
     this.startK = startK(spec);
-    this.growLoad = growLoad(slots);
     this.kicks = new KickPath(spec.maxKicks().getAsInt(), spec.seed().orElse(0L));
     this.ages = new long[table.fingerprintBits + 1];
     use(table);

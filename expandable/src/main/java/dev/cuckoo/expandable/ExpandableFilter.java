@@ -127,7 +127,8 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   /**
    * @return the load at which a table of buckets of this size doubles: the 93% classic tables
    *     were sized for with buckets of 4 until they moved to 96.5% with a longer walk; whether
-   *     a window-bounded alternate reaches that too is measured separately (issue 22)
+   *     a window-bounded alternate reaches that too is measured separately (docs/results.md,
+   *     the expandable sections)
    */
   static double growLoad(int slots) {
     return CuckooSizing.legacyDesignLoad(slots);

@@ -52,7 +52,8 @@ public final class RedisReplica implements CuckooFilter, AutoCloseable {
   private final UnifiedJedis redis;
   private final String key;
   private final ReentrantLock refreshing = new ReentrantLock();
-  private final ScheduledExecutorService schedule;
+  /** Null unless refreshes are scheduled; package-private for the test that close() stops it. */
+  final ScheduledExecutorService schedule;
   private volatile ScalableCuckooFilter copy;
   private volatile Instant refreshedAt;
   private volatile boolean closed;

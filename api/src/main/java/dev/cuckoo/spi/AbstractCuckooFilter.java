@@ -5,6 +5,7 @@ import dev.cuckoo.FilterSpec;
 import dev.cuckoo.internal.FilterFile;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -305,6 +306,6 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
   @Override
   public String toString() {
     return getClass().getSimpleName() + "[" + spec + ", size=" + size() + ", slots=" + slots()
-        + ", load=" + String.format("%.4f", loadFactor()) + "]";
+        + ", load=" + String.format(Locale.ROOT, "%.4f", loadFactor()) + "]";
   }
 }

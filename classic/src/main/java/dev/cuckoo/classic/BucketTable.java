@@ -152,6 +152,7 @@ abstract sealed class BucketTable implements CuckooTable permits ByteBucketTable
   }
 
   /** @return the key's fingerprint */
+  @Override
   public abstract int fingerprint(long keyHash);
 
   /**
@@ -175,11 +176,13 @@ abstract sealed class BucketTable implements CuckooTable permits ByteBucketTable
   /**
    * @return whether either bucket holds the fingerprint
    */
+  @Override
   public abstract boolean contains(long bucket1, long bucket2, int fingerprint);
 
   /**
    * @return the copies of the fingerprint in the two buckets together
    */
+  @Override
   public abstract int count(long bucket1, long bucket2, int fingerprint);
 
   /**

@@ -11,7 +11,9 @@ import java.io.IOException;
 /**
  * The classic cuckoo filter: partial-key cuckoo hashing over a {@link BucketTable} with two
  * candidate buckets per key; see {@link ClassicProvider} for what it promises. {@link #of} picks
- * the class for the table's shape and the spec's concurrency.
+ * the class for the table's shape and the spec's concurrency. As in every variant, a subclass is
+ * named for what its lookup reads ({@code OfByteBuckets}, {@code OfShortBuckets}, and {@code
+ * OfPackedBuckets} for every other shape) or for the concurrency it adds ({@code Striped}).
  */
 abstract sealed class ClassicFilter extends TableFilter
     permits ClassicFilter.OfByteBuckets, ClassicFilter.OfShortBuckets, ClassicFilter.OfPackedBuckets,

@@ -51,23 +51,21 @@ class BucketTableTest {
       int fp = r.nextInt(4) == 0 ? max : 1 + r.nextInt((int) Math.min(fpMax, 6));
       String at = "b=" + slots + " f=" + bits + " step " + step + " bucket " + bucket;
       switch (r.nextInt(4)) {
-        case 0: {
+        case 0 -> {
           int empty = indexOf(model[bucket], 0);
           assertEquals(empty >= 0, t.insert(bucket, fp), at + " insert");
           if (empty >= 0) {
             model[bucket][empty] = fp;
           }
-          break;
         }
-        case 1: {
+        case 1 -> {
           int found = indexOf(model[bucket], fp);
           assertEquals(found >= 0, t.remove(bucket, fp), at + " remove");
           if (found >= 0) {
             model[bucket][found] = 0;
           }
-          break;
         }
-        case 2: {
+        case 2 -> {
           if (indexOf(model[bucket], 0) < 0) {
             int slot = r.nextInt(slots);
             assertEquals(Integer.toUnsignedLong(model[bucket][slot]), t.evict(bucket, slot, fp), at + " evict");
@@ -76,9 +74,8 @@ class BucketTableTest {
             t.replace(bucket, fp, old); // and undo it
             model[bucket][indexOf(model[bucket], fp)] = old;
           }
-          break;
         }
-        default: {
+        default -> {
           int other = r.nextInt((int) BUCKETS);
           int expected = count(model[bucket], fp) + (other == bucket ? 0 : count(model[other], fp));
           if (other != bucket) {
@@ -120,7 +117,7 @@ class BucketTableTest {
     for (int bits : new int[] {4, 7, 8, 12, 16}) {
       // Just large enough for the table to keep offsets (with a stash, 1.5% of its memory).
       long bytes = ((4L << bits) + FingerprintStash.memoryBytes(FingerprintStash.DEFAULT_SLOTS)) * 200 / 3;
-      long buckets = (bytes * 8 / (4 * bits) + 4) & ~1L;
+      long buckets = (bytes * 8 / (4L * bits) + 4) & ~1L;
       BucketTable t = BucketTable.create(buckets, 4, bits);
       assertEquals(4L << bits, t.extraBytes(), bits + "-bit table of " + buckets + " buckets keeps offsets");
       SplittableRandom r = new SplittableRandom(bits);

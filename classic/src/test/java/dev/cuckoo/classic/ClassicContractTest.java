@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The contract test kit over every fingerprint width the issue names (4, 7, 8, 12, 13, 16, 24,
- * 32: the fast paths, byte-aligned and odd widths, lanes that cross words) and every bucket
+ * The contract test kit over the fingerprint widths that take different code (4, 7, 8, 12, 13, 16,
+ * 24, 32: the fast paths, byte-aligned and odd widths, lanes that cross words) and every bucket
  * size, plus a few configs that vary the hash, seed, maxKicks and targetFpp, and a few with
  * {@code concurrency=striped}.
  */
@@ -21,7 +21,7 @@ class ClassicContractTest extends CuckooFilterContractTest {
     return ClassicProvider.NAME;
   }
 
-  /** The capacity is promised with the default 500 kicks or more, not with fewer. */
+  /** The capacity is promised with the default walk of {@link CuckooSizing#MIN_KICKS} kicks or more, not with fewer. */
   @Override
   protected boolean guaranteesCapacity(FilterSpec spec) {
     return spec.maxKicks().getAsInt() >= CuckooSizing.MIN_KICKS;

@@ -77,11 +77,6 @@ final class StripeLocks {
     return (int) (bucket >>> shift) & mask;
   }
 
-  /** @return the number of buckets per block of a stripe, a power of two */
-  long blockBuckets() {
-    return 1L << shift;
-  }
-
   // ---------------------------------------------------------------- readers
 
   /**

@@ -7,16 +7,16 @@ import dev.cuckoo.engine.KickPath;
 import dev.cuckoo.spi.AbstractCuckooFilter;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.util.concurrent.locks.StampedLock;
 
 /**
  * The expandable cuckoo filter: one {@link LaneTable} that doubles when it fills, and an {@link
  * AgedStash}; see {@link ExpandableProvider} for what it promises. {@link #of} picks the class
- * for the spec's concurrency.
+ * for the spec's concurrency. As in every variant, a subclass is named for what its lookup
+ * reads ({@code OfShortLanes}, and {@code OfAnyLanes} for every other shape) or for the
+ * concurrency it adds ({@link LockedExpandableFilter}).
  */
 abstract sealed class ExpandableFilter extends AbstractCuckooFilter
-    permits ExpandableFilter.Plain, ExpandableFilter.ShortLanes, ExpandableFilter.Locked {
+    permits ExpandableFilter.OfAnyLanes, ExpandableFilter.OfShortLanes, LockedExpandableFilter {
 
   /*
    * A cuckoo filter [1] that grows without a chain of filters. Its table has 2^k buckets and a
@@ -77,7 +77,6 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   final int slots;
   /** log2 of the first table's bucket count, from the spec's capacity. */
   final int startK;
-  private final double growLoad;
   private final KickPath kicks;
   /** The table now; replaced by a larger one when the filter grows. */
   LaneTable table;
@@ -100,7 +99,6 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     this.laneBits = table.laneBits;
     this.slots = table.slots;
     this.startK = startK(spec);
-    this.growLoad = growLoad(slots);
     this.kicks = new KickPath(spec.maxKicks().getAsInt(), spec.seed().orElse(0L));
     this.ages = new long[table.fingerprintBits + 1];
     use(table);
@@ -117,9 +115,9 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   /** @return a filter around a table (read from a file, say); call {@link #restore} next */
   static ExpandableFilter of(FilterSpec spec, LaneTable table) {
     if (spec.concurrency().orElse(Concurrency.NONE) == Concurrency.LOCKED) {
-      return new Locked(spec, table);
+      return new LockedExpandableFilter(spec, table);
     }
-    return table.shortLanes ? new ShortLanes(spec, table) : new Plain(spec, table);
+    return table.shortLanes ? new OfShortLanes(spec, table) : new OfAnyLanes(spec, table);
   }
 
   static int laneBits(FilterSpec spec) {
@@ -129,7 +127,8 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   /**
    * @return the load at which a table of buckets of this size doubles: the 93% classic tables
    *     were sized for with buckets of 4 until they moved to 96.5% with a longer walk; whether
-   *     a window-bounded alternate reaches that too is measured separately (issue 22)
+   *     a window-bounded alternate reaches that too is measured separately (docs/results.md,
+   *     the expandable sections)
    */
   static double growLoad(int slots) {
     return CuckooSizing.legacyDesignLoad(slots);
@@ -201,19 +200,9 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   /** Stores the key's entry in the table or, if no kick path frees a slot, the stash. */
   private boolean place(long keyHash) {
     LaneTable t = table;
-    long bucket1 = t.bucketIndex(keyHash);
-    int entry = t.freshEntry(keyHash);
-    long bucket2 = t.alternate(bucket1, entry);
-    if (!t.insert(bucket1, entry) && !t.insert(bucket2, t.movedEntry(entry))
-        && !kicks.relocate(t, bucket1, bucket2, entry)) {
-      if (!stash.hasRoom()) {
-        return false;
-      }
-      stash.add(bucket1, entry);
-      stashInUse = true;
+    if (!placeEntry(t.bucketIndex(keyHash), t.freshEntry(keyHash))) {
+      return false;
     }
-    ages[t.age(entry)]++;
-    entries++;
     size++;
     return true;
   }
@@ -321,7 +310,10 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     return mergeEntry(k + 1, t.grownBucket(bucket, entry), t.grownEntry(entry));
   }
 
-  /** Stores an entry as {@code bucket} stores it, as {@link #place} stores a new key's. */
+  /**
+   * Stores an entry as {@code bucket} stores it (a new key's, or a merged one's) in the table or,
+   * if no kick path frees a slot, the stash; counts it in {@link #entries}, not in the size.
+   */
   private boolean placeEntry(long bucket, int entry) {
     LaneTable t = table;
     long bucket2 = t.alternate(bucket, entry);
@@ -475,8 +467,8 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   }
 
   /** {@code concurrency=none}: no locks. */
-  static final class Plain extends ExpandableFilter {
-    Plain(FilterSpec spec, LaneTable table) {
+  static final class OfAnyLanes extends ExpandableFilter {
+    OfAnyLanes(FilterSpec spec, LaneTable table) {
       super(spec, table);
     }
   }
@@ -486,8 +478,8 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
    * to {@link LaneTable#containsShort} and, only while the stash holds anything, to the stash
    * (in a loop of lookups over a large table every instruction counts; see classic's filter).
    */
-  static final class ShortLanes extends ExpandableFilter {
-    ShortLanes(FilterSpec spec, LaneTable table) {
+  static final class OfShortLanes extends ExpandableFilter {
+    OfShortLanes(FilterSpec spec, LaneTable table) {
       super(spec, table);
     }
 
@@ -495,158 +487,6 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     protected boolean mightContainHash(long keyHash) {
       LaneTable t = table;
       return t.containsShort(keyHash) || (stashInUse && stashContains(t, keyHash));
-    }
-  }
-
-  /**
-   * {@code concurrency=locked}: one lock. Writers take it exclusively; lookups and counts read
-   * without it and check afterwards that no writer took it meanwhile ({@link StampedLock}'s
-   * optimistic reads), retrying under its read lock if one did.
-   */
-  static final class Locked extends ExpandableFilter {
-    /*
-     * An optimistic read may see the table half changed (a kick in progress, an entry on its
-     * way into the stash) or the filter's next table: whatever it computes is thrown away unless
-     * validate() shows that no write lock was taken since the read began [6]. Nothing it reads
-     * can make it fail first: a table's array and its shift are final fields of one object, so
-     * a lookup never pairs an index with an array of another size, and the stash bounds its
-     * loop by the arrays it reads.
-     *
-     * [6] H.-J. Boehm, "Can Seqlocks Get Along With Programming Language Memory Models?",
-     *     MSPC 2012; java.util.concurrent.locks.StampedLock's "optimistic read" idiom.
-     */
-    private final StampedLock lock = new StampedLock();
-
-    Locked(FilterSpec spec, LaneTable table) {
-      super(spec, table);
-    }
-
-    @Override
-    protected boolean addHash(long keyHash) {
-      long stamp = lock.writeLock();
-      try {
-        return super.addHash(keyHash);
-      } finally {
-        lock.unlockWrite(stamp);
-      }
-    }
-
-    @Override
-    protected long addAllFrom(AbstractCuckooFilter other) {
-      long stamp = lock.writeLock();
-      try {
-        return super.addAllFrom(other);
-      } finally {
-        lock.unlockWrite(stamp);
-      }
-    }
-
-    @Override
-    protected boolean addIfAbsentHash(long keyHash) {
-      long stamp = lock.writeLock();
-      try {
-        return !super.mightContainHash(keyHash) && super.addHash(keyHash);
-      } finally {
-        lock.unlockWrite(stamp);
-      }
-    }
-
-    @Override
-    protected boolean mightContainHash(long keyHash) {
-      long stamp = lock.tryOptimisticRead();
-      if (stamp != 0) {
-        boolean found = super.mightContainHash(keyHash);
-        if (lock.validate(stamp)) {
-          return found;
-        }
-      }
-      stamp = lock.readLock();
-      try {
-        return super.mightContainHash(keyHash);
-      } finally {
-        lock.unlockRead(stamp);
-      }
-    }
-
-    @Override
-    protected boolean removeHash(long keyHash) {
-      long stamp = lock.writeLock();
-      try {
-        return super.removeHash(keyHash);
-      } finally {
-        lock.unlockWrite(stamp);
-      }
-    }
-
-    @Override
-    protected long countHash(long keyHash) {
-      long stamp = lock.readLock();
-      try {
-        return super.countHash(keyHash);
-      } finally {
-        lock.unlockRead(stamp);
-      }
-    }
-
-    @Override
-    public long size() {
-      return underReadLock(super::size);
-    }
-
-    @Override
-    public long capacity() {
-      return underReadLock(super::capacity);
-    }
-
-    @Override
-    public long slots() {
-      return underReadLock(super::slots);
-    }
-
-    @Override
-    public long sizeInBytes() {
-      return underReadLock(super::sizeInBytes);
-    }
-
-    @Override
-    public double expectedFpp() {
-      long stamp = lock.readLock();
-      try {
-        return super.expectedFpp();
-      } finally {
-        lock.unlockRead(stamp);
-      }
-    }
-
-    /** For the figures a caller asks for now and then: the lookups allocate nothing. */
-    private long underReadLock(java.util.function.LongSupplier figure) {
-      long stamp = lock.readLock();
-      try {
-        return figure.getAsLong();
-      } finally {
-        lock.unlockRead(stamp);
-      }
-    }
-
-    @Override
-    public void clear() {
-      long stamp = lock.writeLock();
-      try {
-        super.clear();
-      } finally {
-        lock.unlockWrite(stamp);
-      }
-    }
-
-    /** {@inheritDoc} Under the read lock: a consistent snapshot, writers waiting. */
-    @Override
-    public void writeTo(OutputStream out) throws IOException {
-      long stamp = lock.readLock();
-      try {
-        super.writeTo(out);
-      } finally {
-        lock.unlockRead(stamp);
-      }
     }
   }
 }

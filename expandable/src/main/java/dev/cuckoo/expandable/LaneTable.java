@@ -99,7 +99,7 @@ final class LaneTable implements CuckooTable {
       long z = t * 0x9E3779B97F4A7C15L;
       z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
       z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-      OFFSETS[t] = z ^ (z >>> 31) | Long.MIN_VALUE;
+      OFFSETS[t] = (z ^ (z >>> 31)) | Long.MIN_VALUE;
     }
   }
 
@@ -238,7 +238,7 @@ final class LaneTable implements CuckooTable {
 
   /** @return the key's tag, 1..{@link #TAGS}, from the hash's low 8 bits */
   static int tag(long keyHash) {
-    return ((int) (keyHash & 0xFF) * TAGS >>> TAG_SOURCE_BITS) + 1;
+    return (((int) (keyHash & 0xFF) * TAGS) >>> TAG_SOURCE_BITS) + 1;
   }
 
   /**
@@ -299,7 +299,7 @@ final class LaneTable implements CuckooTable {
   boolean containsShort(long keyHash) {
     long bucket1 = keyHash >>> shift;
     long byTag = byLowByte[(int) keyHash & 0xFF];
-    long p1 = (byTag & 0xFFFF | (keyHash << k) >>> SHORT_CODE_SHIFT) * LO16;
+    long p1 = ((byTag & 0xFFFF) | ((keyHash << k) >>> SHORT_CODE_SHIFT)) * LO16;
     long p2 = p1 ^ (byTag >>> 16 & 0xFFFF) * LO16;
     // Both words are loaded before either is tested, so the two cache misses overlap.
     long x1 = words[(int) bucket1];

@@ -73,7 +73,7 @@ class ExpandableFileTest {
     assertEquals(1, f.size());
     assertEquals(2, ((ExpandableFilter) f).entries());
     // A grown table: 2^6 buckets, an entry that has seen one doubling.
-    long[] grown = table(START_K + 1, ENTRY << 1 & ((1 << CODE_BITS) - 1) | 5 << CODE_BITS);
+    long[] grown = table(START_K + 1, ((ENTRY << 1) & ((1 << CODE_BITS) - 1)) | (5 << CODE_BITS));
     assertEquals(1, CuckooFilters.read(new ByteArrayInputStream(file(1, START_K + 1, 1, 1, 64, grown, new long[0][]))).size());
   }
 
@@ -94,7 +94,7 @@ class ExpandableFileTest {
       assertMessage(file(1, START_K, 1, 1, 32, table(START_K, lane), none), "neither empty nor an entry");
     }
     // An entry older than the doublings since the first table (none here).
-    assertMessage(file(1, START_K, 1, 1, 32, table(START_K, ENTRY & ~1 | 2), none), "age 1");
+    assertMessage(file(1, START_K, 1, 1, 32, table(START_K, (ENTRY & ~1) | 2), none), "age 1");
     // The stash: a count out of range, a bucket out of range, an entry that is none.
     assertMessage(file(1, START_K, 1, 2, 32, t, new long[][] {{32, ENTRY}}), "stash entry 0 has bucket 32");
     assertMessage(file(1, START_K, 1, 2, 32, t, new long[][] {{3, 0x0001}}), "stash entry 0 holds 0x1");

@@ -16,6 +16,12 @@ final class MurmurHash64A implements HashStrategy {
   static final String NAME = "murmur64a";
   private static final long M = 0xc6a4a7935bd1e995L;
   private static final int R = 47;
+  /**
+   * The seed mix of an 8-byte key, {@code len * m}: MurmurHash64A multiplies modulo 2^64 by
+   * design, so the overflow Error Prone sees in this constant is the algorithm.
+   */
+  @SuppressWarnings("ConstantOverflow")
+  private static final long LONG_KEY_MIX = 8 * M;
   private static final VarHandle LONG_LE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -52,7 +58,7 @@ final class MurmurHash64A implements HashStrategy {
 
   @Override
   public long hashLong(long key) {
-    return finish(mixBlock(seed ^ (8 * M), key));
+    return finish(mixBlock(seed ^ LONG_KEY_MIX, key));
   }
 
   private static long mixBlock(long h, long k) {
@@ -72,7 +78,7 @@ final class MurmurHash64A implements HashStrategy {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof MurmurHash64A && ((MurmurHash64A) o).seed == seed;
+    return o instanceof MurmurHash64A other && other.seed == seed;
   }
 
   @Override

@@ -19,7 +19,12 @@ enum ZeroAllocationFunction {
 
   final String hashName;
   final String description;
+  // Both hold method references to the library's static factories: stateless, so the enum is
+  // immutable although Error Prone cannot prove it of a functional interface.
+  @SuppressWarnings("ImmutableEnumChecker")
   private final Supplier<LongHashFunction> seedless;
+
+  @SuppressWarnings("ImmutableEnumChecker")
   private final LongFunction<LongHashFunction> seeded;
 
   ZeroAllocationFunction(

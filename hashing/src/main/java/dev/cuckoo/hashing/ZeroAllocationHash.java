@@ -44,9 +44,7 @@ class ZeroAllocationHash implements HashStrategy {
 
   @Override
   public final boolean equals(Object o) {
-    return o instanceof ZeroAllocationHash
-        && ((ZeroAllocationHash) o).kind == kind
-        && ((ZeroAllocationHash) o).seed == seed;
+    return o instanceof ZeroAllocationHash other && other.kind == kind && other.seed == seed;
   }
 
   @Override

@@ -173,11 +173,11 @@ final class IndexTable implements CuckooTable {
     long units = entry >>> TAG_BITS;
     int tagShift = TAG_BITS * slot;
     int highShift = 48 + 4 * slot;
-    tags[w] = tags[w] & ~(TAG_MASK << tagShift) & ~(0xFL << highShift)
-        | tag << tagShift | (units >>> 32 & 0xF) << highShift;
+    tags[w] = (tags[w] & ~(TAG_MASK << tagShift) & ~(0xFL << highShift))
+        | (tag << tagShift) | (((units >>> 32) & 0xF) << highShift);
     int lowWord = 2 * w + (slot >>> 1);
     int lowShift = 32 * (slot & 1);
-    lows[lowWord] = lows[lowWord] & ~(0xFFFF_FFFFL << lowShift) | (units & 0xFFFF_FFFFL) << lowShift;
+    lows[lowWord] = (lows[lowWord] & ~(0xFFFF_FFFFL << lowShift)) | ((units & 0xFFFF_FFFFL) << lowShift);
   }
 
   /** @return the first slot of the bucket holding exactly this entry (0: an empty slot), or -1 */

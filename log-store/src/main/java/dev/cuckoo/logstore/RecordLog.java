@@ -230,7 +230,7 @@ final class RecordLog implements AutoCloseable {
    */
   void map(boolean whole) throws IOException {
     long unmapped = written - mappedEnd;
-    if (!MAPPING || unmapped <= 0 || !whole && unmapped < Math.max(REMAP_BYTES, mappedEnd / 16)) {
+    if (!MAPPING || unmapped <= 0 || (!whole && unmapped < Math.max(REMAP_BYTES, mappedEnd / 16))) {
       return;
     }
     int count = (int) ((written + SEGMENT_BYTES - 1) / SEGMENT_BYTES);
@@ -416,7 +416,7 @@ final class RecordLog implements AutoCloseable {
         b.get(p + RECORD_HEADER_BYTES, key);
         if (verify) {
           check.reset();
-          check.update(b.array(), p + 4, need - 4);
+          check.update(b.array(), b.arrayOffset() + p + 4, need - 4);
           if ((int) check.getValue() != b.getInt(p)) {
             problem = "its checksum does not match";
           }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -52,7 +53,7 @@ class LogStoreConcurrencyTest {
             for (long round = 0; writing.get() || round < 3; round++) {
               for (int i = 0; i < STABLE; i++) {
                 byte[] v = s.get(key("stable", i));
-                assertTrue(v != null && ByteBuffer.wrap(v).getLong() % STABLE == i, "stable key " + i + " read " + v);
+                assertTrue(v != null && ByteBuffer.wrap(v).getLong() % STABLE == i, "stable key " + i + " read " + Arrays.toString(v));
                 assertNull(s.get(key("absent", reader * 1_000_000L + round * STABLE + i)));
                 gets += 2;
               }

@@ -51,6 +51,7 @@ class LogStoreTest {
   }
 
   /** A byte[] with value equality, for the model. */
+  @SuppressWarnings("ArrayRecordComponent") // equals, hashCode and toString read the array's content
   record Key(byte[] bytes) {
     @Override
     public boolean equals(Object o) {

@@ -35,8 +35,8 @@ final class KeyConnection implements AutoCloseable {
    * @return the connection; close it
    */
   static KeyConnection open(UnifiedJedis redis, String key, boolean watch) {
-    AbstractTransaction connection = redis instanceof RedisClusterClient
-        ? new Transaction(((RedisClusterClient) redis).getConnectionFromSlot(JedisClusterCRC16.getSlot(key)), false, true)
+    AbstractTransaction connection = redis instanceof RedisClusterClient cluster
+        ? new Transaction(cluster.getConnectionFromSlot(JedisClusterCRC16.getSlot(key)), false, true)
         : clusterConnection(redis, key);
     if (connection == null) {
       // A client of one server (or of a sentinel's master): a pooled connection of its own.
@@ -51,8 +51,8 @@ final class KeyConnection implements AutoCloseable {
   /** @return a connection from the deprecated JedisCluster, or null for any other client */
   @SuppressWarnings("deprecation")
   private static AbstractTransaction clusterConnection(UnifiedJedis redis, String key) {
-    if (redis instanceof redis.clients.jedis.JedisCluster) {
-      return new Transaction(((redis.clients.jedis.JedisCluster) redis)
+    if (redis instanceof redis.clients.jedis.JedisCluster cluster) {
+      return new Transaction(cluster
           .getConnectionFromSlot(JedisClusterCRC16.getSlot(key)), false, true);
     }
     return null;

@@ -161,7 +161,7 @@ final class Pull {
   }
 
   private static String text(Object reply) {
-    return reply instanceof byte[] ? new String((byte[]) reply, java.nio.charset.StandardCharsets.UTF_8)
+    return reply instanceof byte[] bytes ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
         : String.valueOf(reply);
   }
 
@@ -212,9 +212,9 @@ final class Pull {
 
   private static long field(String key, Map<String, Object> info, String name) throws CorruptFilterException {
     Object value = info.get(name);
-    if (!(value instanceof Long)) {
+    if (!(value instanceof Long number)) {
       throw new CorruptFilterException("key '" + key + "' has no '" + name + "' in its CF.INFO: " + info);
     }
-    return (Long) value;
+    return number;
   }
 }

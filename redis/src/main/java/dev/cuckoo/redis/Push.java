@@ -30,11 +30,11 @@ final class Push {
   private static final long STAGED_MILLIS = 5 * 60_000L;
 
   /** KEYS[1] the staged copy, KEYS[2] the key; ARGV[1] 'replace' to overwrite the key if it exists. */
-  private static final String MOVE = String.join("\n",
-      "if ARGV[1] ~= 'replace' and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end",
-      "redis.call('RENAME', KEYS[1], KEYS[2])",
-      "redis.call('PERSIST', KEYS[2])",
-      "return 1");
+  private static final String MOVE = """
+      if ARGV[1] ~= 'replace' and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+      redis.call('RENAME', KEYS[1], KEYS[2])
+      redis.call('PERSIST', KEYS[2])
+      return 1""";
 
   private Push() {}
 

@@ -52,7 +52,8 @@ public final class RedisReplica implements CuckooFilter, AutoCloseable {
   private final UnifiedJedis redis;
   private final String key;
   private final ReentrantLock refreshing = new ReentrantLock();
-  private final ScheduledExecutorService schedule;
+  /** Null unless refreshes are scheduled; package-private for the test that close() stops it. */
+  final ScheduledExecutorService schedule;
   private volatile ScalableCuckooFilter copy;
   private volatile Instant refreshedAt;
   private volatile boolean closed;
@@ -114,7 +115,9 @@ public final class RedisReplica implements CuckooFilter, AutoCloseable {
       throw e;
     }
     long nanos = period.toNanos();
-    replica.schedule.scheduleWithFixedDelay(() -> replica.refreshOnSchedule(onRefreshFailure), nanos, nanos,
+    // The task hands its own failures to the callback, and close() shuts the executor down, so
+    // the future has nothing to tell.
+    var unused = replica.schedule.scheduleWithFixedDelay(() -> replica.refreshOnSchedule(onRefreshFailure), nanos, nanos,
         TimeUnit.NANOSECONDS);
     return replica;
   }

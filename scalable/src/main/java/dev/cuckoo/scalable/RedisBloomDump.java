@@ -55,6 +55,7 @@ public final class RedisBloomDump {
    *     chunk, 0 with no data at the end of a dump
    * @param data the chunk's bytes
    */
+  @SuppressWarnings("ArrayRecordComponent") // equals and hashCode compare the bytes
   public record Chunk(long iterator, byte[] data) {
     /**
      * A chunk of {@code data} at {@code iterator}.
@@ -69,7 +70,7 @@ public final class RedisBloomDump {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Chunk && ((Chunk) o).iterator == iterator && Arrays.equals(((Chunk) o).data, data);
+      return o instanceof Chunk other && other.iterator == iterator && Arrays.equals(other.data, data);
     }
 
     @Override
@@ -430,7 +431,7 @@ public final class RedisBloomDump {
 
   private static ScalableCuckooFilter dumpable(CuckooFilter filter) {
     Objects.requireNonNull(filter, "filter");
-    if (!(filter instanceof ScalableCuckooFilter)) {
+    if (!(filter instanceof ScalableCuckooFilter scalable)) {
       throw new IllegalArgumentException(
           "only filters of variant " + ScalableProvider.NAME + " have a RedisBloom dump, not "
               + filter.spec().variant());
@@ -443,6 +444,6 @@ public final class RedisBloomDump {
           "a RedisBloom dump holds fingerprints of hash " + HASH + " with seed 0, but this filter uses hash "
               + hash + " with seed " + seed + ": RedisBloom would not find its keys (use writeTo instead)");
     }
-    return (ScalableCuckooFilter) filter;
+    return scalable;
   }
 }

@@ -34,6 +34,9 @@ import java.io.IOException;
  * says what {@code concurrency=locked} promises.
  */
 @AutoService(FilterProvider.class)
+// @AutoService is a compile-time annotation (requires static): readers of this exported class
+// never need its module, which is what javac's 'exports' lint warns about.
+@SuppressWarnings("exports")
 public final class ScalableProvider implements FilterProvider {
   /** The variant's name. */
   public static final String NAME = "scalable";

@@ -193,25 +193,19 @@ class RedisBloomVectorTest {
   }
 
   private static String apply(ScalableCuckooFilter f, String command, byte[] key, String where) {
-    switch (command) {
-      case "add":
-        return f.add(key) ? "1" : "-1";
-      case "addnx": {
+    return switch (command) {
+      case "add" -> f.add(key) ? "1" : "-1";
+      case "addnx" -> {
         boolean present = f.mightContain(key);
         boolean added = f.addIfAbsent(key);
         assertFalse(present && added, where + ": addIfAbsent added a present key");
-        return added ? "1" : present ? "0" : "-1";
+        yield added ? "1" : present ? "0" : "-1";
       }
-      case "exists":
-        return f.mightContain(key) ? "1" : "0";
-      case "count":
-        return Long.toString(f.count(key));
-      case "del":
-        return f.remove(key) ? "1" : "0";
-      default:
-        fail(where + ": unknown command " + command);
-        return null;
-    }
+      case "exists" -> f.mightContain(key) ? "1" : "0";
+      case "count" -> Long.toString(f.count(key));
+      case "del" -> f.remove(key) ? "1" : "0";
+      default -> fail(where + ": unknown command " + command);
+    };
   }
 
   private static void assertSameAnswers(CuckooFilter expected, CuckooFilter actual, List<byte[]> probes, String where) {

@@ -11,10 +11,12 @@ import java.io.IOException;
 /**
  * The semi-sorted cuckoo filter: partial-key cuckoo hashing over a {@link SemiSortedTable}, two
  * candidate buckets of four fingerprints per key; see {@link SemiSortedProvider} for what it
- * promises. {@link #of} picks the class for the width and the spec's concurrency.
+ * promises. {@link #of} picks the class for the width and the spec's concurrency. As in every
+ * variant, a subclass is named for what its lookup reads ({@code OfWidth16}, and {@code
+ * OfAnyWidth} for every other width) or for the concurrency it adds ({@code Striped}).
  */
 abstract sealed class SemiSortedFilter extends TableFilter
-    permits SemiSortedFilter.OfWidth16, SemiSortedFilter.OfOtherWidths, SemiSortedFilter.Striped {
+    permits SemiSortedFilter.OfWidth16, SemiSortedFilter.OfAnyWidth, SemiSortedFilter.Striped {
 
   /*
    * The cuckoo filter of Fan et al. [1], section 3, with the semi-sorted buckets of section 5.2
@@ -67,7 +69,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
     if (table instanceof Width16Table sixteen) {
       return new OfWidth16(spec, sixteen, stash, store);
     }
-    return new OfOtherWidths(spec, table, stash, store);
+    return new OfAnyWidth(spec, table, stash, store);
   }
 
   private SemiSortedFilter(FilterSpec spec, FingerprintStash stash, FingerprintStore store) {
@@ -123,10 +125,10 @@ abstract sealed class SemiSortedFilter extends TableFilter
   }
 
   /** Every other width, without concurrency. */
-  static final class OfOtherWidths extends SemiSortedFilter {
+  static final class OfAnyWidth extends SemiSortedFilter {
     private final SemiSortedTable table;
 
-    OfOtherWidths(FilterSpec spec, SemiSortedTable table, FingerprintStash stash, FingerprintStore store) {
+    OfAnyWidth(FilterSpec spec, SemiSortedTable table, FingerprintStash stash, FingerprintStore store) {
       super(spec, stash, store);
       this.table = table;
     }

@@ -171,11 +171,13 @@ abstract sealed class SemiSortedTable implements CuckooTable
   /**
    * @return whether either bucket holds the (non-zero) fingerprint
    */
+  @Override
   public abstract boolean contains(long bucket1, long bucket2, int fingerprint);
 
   /**
    * @return the copies of the (non-zero) fingerprint in the two buckets together
    */
+  @Override
   public abstract int count(long bucket1, long bucket2, int fingerprint);
 
   // ---------------------------------------------------------------- sort keys and buckets
@@ -254,7 +256,7 @@ abstract sealed class SemiSortedTable implements CuckooTable
       // Three fields of at most 56 bits: code and slot 0, slots 1 and 2, slot 3.
       PackedBits.write(words, offset, code | (a & m) << 12, -1L >>> (64 - 12 - h));
       PackedBits.write(words, offset + 12 + h, (b & m) | (c & m) << h, -1L >>> (64 - 2 * h));
-      PackedBits.write(words, offset + 12 + 3 * h, d & m, m);
+      PackedBits.write(words, offset + 12 + 3L * h, d & m, m);
     }
   }
 

@@ -25,7 +25,7 @@ final class Width5To7Table extends SemiSortedTable {
     long highs = x >>> SemiSortCodec.CODE_BITS;
     int h = highBits;
     long m = highMask;
-    long spread = (highs & m) | (highs >>> h & m) << 4 | (highs >>> 2 * h & m) << 8 | (highs >>> 3 * h & m) << 12;
+    long spread = (highs & m) | (highs >>> h & m) << 4 | ((highs >>> (2 * h)) & m) << 8 | ((highs >>> (3 * h)) & m) << 12;
     return (spread ^ highPattern) | (lanes[(int) x & SemiSortCodec.CODE_MASK] ^ nibblePattern);
   }
 

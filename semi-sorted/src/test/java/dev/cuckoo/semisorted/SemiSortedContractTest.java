@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The contract test kit over the widths the issue names (5, 8, 9, 13, 16, 17, 32: each lane
+ * The contract test kit over the widths that take different code (5, 8, 9, 13, 16, 17, 32: each lane
  * layout, the paper's 13 and the headline 16, buckets that fit a word exactly or straddle two),
  * plus a few configs that vary the hash, seed, maxKicks and targetFpp, and a few with {@code
  * concurrency=striped}.
@@ -20,7 +20,7 @@ class SemiSortedContractTest extends CuckooFilterContractTest {
     return SemiSortedProvider.NAME;
   }
 
-  /** The capacity is promised with the default 500 kicks or more, not with fewer. */
+  /** The capacity is promised with the default walk of {@link CuckooSizing#MIN_KICKS} kicks or more, not with fewer. */
   @Override
   protected boolean guaranteesCapacity(FilterSpec spec) {
     return spec.maxKicks().getAsInt() >= CuckooSizing.MIN_KICKS;

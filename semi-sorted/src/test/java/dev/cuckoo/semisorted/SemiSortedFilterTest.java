@@ -122,7 +122,7 @@ class SemiSortedFilterTest {
   @Test
   void eachShapeLooksUpThroughItsOwnClass() {
     assertTrue(CuckooFilters.create("semi-sorted?capacity=1000") instanceof SemiSortedFilter.OfWidth16);
-    assertTrue(CuckooFilters.create("semi-sorted?capacity=1000&fingerprintBits=13") instanceof SemiSortedFilter.OfOtherWidths);
+    assertTrue(CuckooFilters.create("semi-sorted?capacity=1000&fingerprintBits=13") instanceof SemiSortedFilter.OfAnyWidth);
     assertTrue(CuckooFilters.create("semi-sorted?capacity=1000&fingerprintBits=16&concurrency=striped")
         instanceof SemiSortedFilter.Striped);
   }

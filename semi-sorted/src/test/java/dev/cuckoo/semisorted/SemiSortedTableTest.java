@@ -123,44 +123,36 @@ class SemiSortedTableTest {
       List<Long> m = model.get(b);
       String at = "f=" + bits + " step " + step + " bucket " + b;
       // Biased towards the edge cases: nibble 0, the largest value, tiny values.
-      long fp;
-      switch (r.nextInt(5)) {
-        case 0:
-          fp = (r.nextLong() & max) & ~0xFL;
-          break;
-        case 1:
-          fp = max - r.nextInt(2);
-          break;
-        case 2:
-          fp = 1 + r.nextInt(32);
-          break;
-        default:
-          fp = r.nextLong() & max;
-      }
+      long fp = switch (r.nextInt(5)) {
+        case 0 -> (r.nextLong() & max) & ~0xFL;
+        case 1 -> max - r.nextInt(2);
+        case 2 -> 1L + r.nextInt(32);
+        default -> r.nextLong() & max;
+      };
       if (fp == 0 || fp > max) {
         fp = 16;
       }
       int op = r.nextInt(4);
       if (op == 0 || m.isEmpty()) {
-        assertEquals(m.size() < 4, t.insert(b, (int) fp), at + ": insert");
+        assertEquals(m.size() < 4, t.insert(b, fp), at + ": insert");
         if (m.size() < 4) {
           m.add(fp);
         }
       } else if (op == 1) {
         long victim = m.get(r.nextInt(m.size()));
-        assertTrue(t.remove(b, (int) victim), at + ": remove");
+        assertTrue(t.remove(b, victim), at + ": remove");
         m.remove(victim);
-        assertEquals(m.contains(fp), t.remove(b, (int) fp), at + ": remove of " + fp);
+        assertEquals(m.contains(fp), t.remove(b, fp), at + ": remove of " + fp);
         m.remove(fp);
       } else if (op == 2 && m.size() == 4) {
         int slot = r.nextInt(4);
         long old = slots(t, b)[slot];
-        assertEquals(old, t.evict(b, slot, (int) fp) & 0xFFFF_FFFFL, at + ": evict");
+        assertEquals(old, t.evict(b, slot, fp) & 0xFFFF_FFFFL, at + ": evict");
         m.remove(old);
         m.add(fp);
       } else {
         long victim = m.get(r.nextInt(m.size()));
-        t.replace(b, (int) victim, (int) fp);
+        t.replace(b, victim, fp);
         m.remove(victim);
         m.add(fp);
       }

@@ -24,10 +24,11 @@ class ConfigurationExample {
     // end::builder[]
     // tag::properties[]
     Properties props = new Properties();
-    props.load(new StringReader(String.join("\n",
-        "cuckoo.variant=classic",
-        "cuckoo.capacity=1000000",
-        "cuckoo.fingerprintBits=16")));
+    props.load(new StringReader("""
+        cuckoo.variant=classic
+        cuckoo.capacity=1000000
+        cuckoo.fingerprintBits=16
+        """));
     CuckooFilter c = CuckooFilters.fromProperties(props, "cuckoo.");
     // end::properties[]
     assertEquals(a.spec(), b.spec());

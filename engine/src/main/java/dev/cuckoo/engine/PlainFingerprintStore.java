@@ -148,7 +148,7 @@ public final class PlainFingerprintStore implements FingerprintStore {
     int fingerprint = table.fingerprint(keyHash);
     long bucket2 = table.alternate(bucket1, fingerprint);
     // The bucket count is even, so the two buckets differ and no slot is counted twice.
-    return table.count(bucket1, bucket2, fingerprint) + stash.count(bucket1, bucket2, fingerprint);
+    return (long) table.count(bucket1, bucket2, fingerprint) + stash.count(bucket1, bucket2, fingerprint);
   }
 
   /** Empties the table and the stash. */

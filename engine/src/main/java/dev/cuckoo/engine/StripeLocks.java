@@ -116,6 +116,7 @@ final class StripeLocks {
    *
    * @param retries how many times the reader has retried
    */
+  @SuppressWarnings("ThreadPriorityCheck") // only lets a descheduled writer run sooner; correctness never waits on it
   static void backOff(int retries) {
     if (retries < 64) {
       Thread.onSpinWait();

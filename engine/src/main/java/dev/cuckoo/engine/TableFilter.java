@@ -106,10 +106,9 @@ public abstract class TableFilter extends AbstractCuckooFilter {
    */
   @Override
   protected long addAllFrom(AbstractCuckooFilter other) {
-    if (!(other instanceof TableFilter)) {
+    if (!(other instanceof TableFilter that)) {
       throw new IllegalArgumentException("cannot merge " + other.spec() + " into " + spec() + ": not a table filter");
     }
-    TableFilter that = (TableFilter) other;
     CuckooTable mine = table();
     CuckooTable theirs = that.table();
     if (mine.getClass() != theirs.getClass() || mine.bucketCount() != theirs.bucketCount()

@@ -104,6 +104,7 @@ public final class TablePayload {
    * @param words the table's longs, in an array of the length the variant asked for
    * @param stash the stash
    */
+  @SuppressWarnings("ArrayRecordComponent") // a carrier from reader to table: never compared
   public record Contents(long buckets, long items, long[] words, FingerprintStash stash) {}
 
   /**

@@ -37,7 +37,7 @@ class CuckooSizingTest {
     long[] capacities = {1, 2, 3, 10, 999, 1_000_000, 123_456_789, 10_000_000_000L};
     for (int b : BUCKET_SIZES) {
       for (int bits : new int[] {8, 12, 16, 24, 32}) {
-        if (b == 1 && bits < 16 || b == 2 && bits < 12) {
+        if ((b == 1 && bits < 16) || (b == 2 && bits < 12)) {
           continue; // short fingerprints for their bucket size: see the next test
         }
         for (long n : capacities) {

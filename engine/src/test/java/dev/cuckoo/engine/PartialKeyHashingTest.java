@@ -78,17 +78,11 @@ class PartialKeyHashingTest {
   void alternateBucketIsAnInvolutionForAnyBucketCount(long buckets) {
     SplittableRandom r = new SplittableRandom(buckets);
     for (int i = 0; i < 50_000; i++) {
-      long bucket;
-      switch (i % 4) {
-        case 0:
-          bucket = 0;
-          break;
-        case 1:
-          bucket = buckets - 1;
-          break;
-        default:
-          bucket = PartialKeyHashing.reduce(r.nextLong(), buckets);
-      }
+      long bucket = switch (i % 4) {
+        case 0 -> 0;
+        case 1 -> buckets - 1;
+        default -> PartialKeyHashing.reduce(r.nextLong(), buckets);
+      };
       int fp = i % 3 == 0 ? 1 + r.nextInt(15) : r.nextInt();
       long alt = PartialKeyHashing.alternateBucket(bucket, fp, buckets);
       assertTrue(alt >= 0 && alt < buckets, "alternate " + alt + " of " + bucket + " outside 0.." + buckets);

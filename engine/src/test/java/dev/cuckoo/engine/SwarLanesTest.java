@@ -11,18 +11,13 @@ class SwarLanesTest {
   /** Lane values biased towards the hard cases: 0, 1, the top bit alone, all ones. */
   private static long lane(SplittableRandom r, int width) {
     long mask = -1L >>> (64 - width);
-    switch (r.nextInt(6)) {
-      case 0:
-        return 0;
-      case 1:
-        return 1;
-      case 2:
-        return 1L << (width - 1);
-      case 3:
-        return mask;
-      default:
-        return r.nextLong() & mask;
-    }
+    return switch (r.nextInt(6)) {
+      case 0 -> 0;
+      case 1 -> 1;
+      case 2 -> 1L << (width - 1);
+      case 3 -> mask;
+      default -> r.nextLong() & mask;
+    };
   }
 
   @ParameterizedTest

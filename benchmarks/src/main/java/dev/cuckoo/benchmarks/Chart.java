@@ -43,6 +43,7 @@ final class Chart {
   /** How a point is marked. */
   enum Marker { CIRCLE, SQUARE, DIAMOND, NONE }
 
+  @SuppressWarnings("ArrayRecordComponent") // a drawing's input, never compared
   private record Series(String name, double[] x, double[] y, Marker marker, boolean dashed, Color color) {}
 
   /**

@@ -86,20 +86,20 @@ public final class Compare {
         }
         String v = args[++i];
         switch (a) {
-          case "--size": o.size = parseSize(v); break;
-          case "--rounds": o.rounds = parsePositive("--rounds", v); break;
-          case "--configs": o.configs = Arrays.asList(v.split(";")); break;
-          case "--peers":
+          case "--size" -> o.size = parseSize(v);
+          case "--rounds" -> o.rounds = parsePositive("--rounds", v);
+          case "--configs" -> o.configs = Arrays.asList(v.split(";"));
+          case "--peers" -> {
             if (!v.equals("on") && !v.equals("off")) {
               throw new UsageException("--peers takes on or off, not " + v);
             }
             o.peers = v.equals("on");
-            break;
-          case "--only": o.only = Pattern.compile(v); break;
-          case "--out": o.out = Paths.get(v); break;
-          case "--from": o.from = parseCount("--from", v); break;
-          case "--to": o.to = parseSize(v); break;
-          default: throw new UsageException("unknown option " + a);
+          }
+          case "--only" -> o.only = Pattern.compile(v);
+          case "--out" -> o.out = Paths.get(v);
+          case "--from" -> o.from = parseCount("--from", v);
+          case "--to" -> o.to = parseSize(v);
+          default -> throw new UsageException("unknown option " + a);
         }
       }
       if (o.from > o.to) {
@@ -243,6 +243,9 @@ public final class Compare {
 
   static List<Measurement> run(Options o, List<Contender> contenders, PrintStream progress)
       throws IOException, InterruptedException {
+    // On JDK 17, the release we build for, console() is null exactly when output is not a
+    // terminal, and then progress goes out line by line instead of being redrawn.
+    @SuppressWarnings("SystemConsoleNull")
     boolean terminal = System.console() != null;
     List<Measurement> results = new ArrayList<>();
     long start = System.nanoTime();

@@ -14,6 +14,8 @@ import java.util.Arrays;
  * table.
  */
 public final class CompareWorker {
+  /** Takes every answer, so the JIT cannot drop the loops that make them; never read. */
+  @SuppressWarnings({"UnusedVariable", "NonAtomicVolatileUpdate"})
   private static volatile long sink;
   private static boolean reportProgress;
   private static String lastProgress;

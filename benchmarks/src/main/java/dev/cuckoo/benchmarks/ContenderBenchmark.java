@@ -195,9 +195,9 @@ public class ContenderBenchmark {
     int base = w.next();
     for (int i = 0; i < BLOCK; i++) {
       switch (s.mix[i]) {
-        case 0: bh.consume(w.fresh.mightContain(f, (base + i) % Math.max(1, s.fill))); break;
-        case 1: bh.consume(w.absent.mightContain(f, (base + i) % w.size)); break;
-        default: bh.consume(w.fresh.add(f, s.fill++)); break;
+        case 0 -> bh.consume(w.fresh.mightContain(f, (base + i) % Math.max(1, s.fill)));
+        case 1 -> bh.consume(w.absent.mightContain(f, (base + i) % w.size));
+        default -> bh.consume(w.fresh.add(f, s.fill++));
       }
     }
   }

@@ -47,6 +47,9 @@ final class GrowthCompare {
   /** @return the median of the rounds, per contender in the order given */
   static List<GrowthMeasurement> run(Compare.Options o, List<String> contenders, PrintStream progress)
       throws IOException, InterruptedException {
+    // On JDK 17, the release we build for, console() is null exactly when output is not a
+    // terminal, and then progress goes out line by line instead of being redrawn.
+    @SuppressWarnings("SystemConsoleNull")
     boolean terminal = System.console() != null;
     Map<String, List<GrowthMeasurement>> rounds = new LinkedHashMap<>();
     contenders.forEach(c -> rounds.put(c, new ArrayList<>()));

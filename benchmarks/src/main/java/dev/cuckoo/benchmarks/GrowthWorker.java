@@ -26,6 +26,8 @@ public final class GrowthWorker {
   /** Marks a contender created for all the keys at once. */
   static final String PRESIZED = "presized:";
 
+  /** Takes every answer, so the JIT cannot drop the loops that make them; never read. */
+  @SuppressWarnings({"UnusedVariable", "NonAtomicVolatileUpdate"})
   private static volatile long sink;
   private static boolean reportProgress;
 

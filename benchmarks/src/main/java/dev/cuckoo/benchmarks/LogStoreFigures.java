@@ -121,8 +121,12 @@ public final class LogStoreFigures {
       index.put(ByteBuffer.wrap(Arrays.copyOf(k, k.length)), offset);
       offset += 136;
     }
-    long after = usedAfterGc();
-    Reference.reachabilityFence(index);
+    long after;
+    try {
+      after = usedAfterGc();
+    } finally {
+      Reference.reachabilityFence(index);
+    }
     return (after - before) / (double) keys.length;
   }
 
@@ -142,16 +146,16 @@ public final class LogStoreFigures {
   }
 
   String table(int valueBytes) {
-    return String.format(Locale.ROOT, String.join("\n",
-        "| %,d keys of 20 bytes, values of %d bytes | measured |",
-        "|---|---|",
-        "| record reads per get, present keys | %.4f |",
-        "| record reads per get, absent keys | %.4f |",
-        "| index bytes per key at the end / after reopening | %.2f / %.2f |",
-        "| index bytes per key while filling (from %,d keys, every 1%%): best / worst | %.2f / %.2f |",
-        "| `HashMap<ByteBuffer, Long>` index, bytes per key (heap after GC) | %.1f |",
-        "| log | %,d bytes |",
-        "| reopen (rebuild the index from the log, in the page cache), best of 3 | %.2f s, %.0f MB/s |"),
+    return String.format(Locale.ROOT, """
+        | %,d keys of 20 bytes, values of %d bytes | measured |
+        |---|---|
+        | record reads per get, present keys | %.4f |
+        | record reads per get, absent keys | %.4f |
+        | index bytes per key at the end / after reopening | %.2f / %.2f |
+        | index bytes per key while filling (from %,d keys, every 1%%): best / worst | %.2f / %.2f |
+        | `HashMap<ByteBuffer, Long>` index, bytes per key (heap after GC) | %.1f |
+        | log | %,d bytes |
+        | reopen (rebuild the index from the log, in the page cache), best of 3 | %.2f s, %.0f MB/s |""",
         keys, valueBytes, readsPerHit, readsPerMiss, indexBytesPerKey, reopenedIndexBytesPerKey, SAMPLE_FROM, bestIndexBytesPerKey,
         worstIndexBytesPerKey, hashMapBytesPerKey, logBytes, reopenSeconds, reopenMegabytesPerSecond());
   }

@@ -21,8 +21,8 @@ final class PeerAdapters {
    */
   @SuppressWarnings("UnstableApiUsage")
   static final Funnel<Object> KEY_FUNNEL = (key, sink) -> {
-    if (key instanceof Long) {
-      sink.putLong((Long) key);
+    if (key instanceof Long number) {
+      sink.putLong(number);
     } else {
       sink.putBytes((byte[]) key);
     }
@@ -38,36 +38,31 @@ final class PeerAdapters {
       // Sized as FastFilter's own construct(keys) sizes its table: keys / 0.95 slots.
       int slots = (int) Math.min(Integer.MAX_VALUE - 64, (long) Math.ceil(keys / 0.95));
       switch (type) {
-        case "Cuckoo8": {
+        case "Cuckoo8" -> {
           Cuckoo8 f = new Cuckoo8(slots);
           filter = f;
           insert = f::insert;
           fingerprintBits = 8;
-          break;
         }
-        case "Cuckoo16": {
+        case "Cuckoo16" -> {
           Cuckoo16 f = new Cuckoo16(slots);
           filter = f;
           insert = f::insert;
           fingerprintBits = 16;
-          break;
         }
-        case "CuckooPlus8": {
+        case "CuckooPlus8" -> {
           CuckooPlus8 f = new CuckooPlus8(slots);
           filter = f;
           insert = f::insert;
           fingerprintBits = 8;
-          break;
         }
-        case "CuckooPlus16": {
+        case "CuckooPlus16" -> {
           CuckooPlus16 f = new CuckooPlus16(slots);
           filter = f;
           insert = f::insert;
           fingerprintBits = 16;
-          break;
         }
-        default:
-          throw new IllegalArgumentException("unknown FastFilter type " + type);
+        default -> throw new IllegalArgumentException("unknown FastFilter type " + type);
       }
     }
 

@@ -26,15 +26,15 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * }</pre>
  */
 public final class RunBenchmarks {
-  static final String USAGE = String.join("\n",
-      "usage: RunBenchmarks [options]",
-      "  --sizes A,B       filter sizes in keys (default 1M,10M; 100M needs ~16 GB)",
-      "  --keys A,B        long and/or bytes (default long,bytes)",
-      "  --ops A,B         insert,positiveLookup,negativeLookup,mixed,remove (default all)",
-      "  --only REGEX      contenders whose name matches",
-      "  --peers on|off    include the peer libraries (default on)",
-      "  --quick           1 warm-up and 3 measured iterations of 1 s (default 3 and 5 of 2 s)",
-      "  --out DIR         where the JSON results go (default jmh-results)");
+  static final String USAGE = """
+      usage: RunBenchmarks [options]
+        --sizes A,B       filter sizes in keys (default 1M,10M; 100M needs ~16 GB)
+        --keys A,B        long and/or bytes (default long,bytes)
+        --ops A,B         insert,positiveLookup,negativeLookup,mixed,remove (default all)
+        --only REGEX      contenders whose name matches
+        --peers on|off    include the peer libraries (default on)
+        --quick           1 warm-up and 3 measured iterations of 1 s (default 3 and 5 of 2 s)
+        --out DIR         where the JSON results go (default jmh-results)""";
 
   private RunBenchmarks() {}
 
@@ -61,15 +61,16 @@ public final class RunBenchmarks {
       }
       String v = args[++i];
       switch (a) {
-        case "--sizes": sizes = Arrays.stream(v.split(",")).map(s -> Integer.toString(Compare.Options.parseSize(s))).toList(); break;
-        case "--keys": keys = List.of(v.split(",")); break;
-        case "--ops": ops = List.of(v.split(",")); break;
-        case "--only": only = Pattern.compile(v); break;
-        case "--peers": peers = v.equals("on"); break;
-        case "--out": out = Paths.get(v); break;
-        default:
+        case "--sizes" -> sizes = Arrays.stream(v.split(",")).map(s -> Integer.toString(Compare.Options.parseSize(s))).toList();
+        case "--keys" -> keys = List.of(v.split(","));
+        case "--ops" -> ops = List.of(v.split(","));
+        case "--only" -> only = Pattern.compile(v);
+        case "--peers" -> peers = v.equals("on");
+        case "--out" -> out = Paths.get(v);
+        default -> {
           System.err.println("RunBenchmarks: unknown option " + a + "\n" + USAGE);
           System.exit(2);
+        }
       }
     }
     List<Contender> contenders = new ArrayList<>(Contenders.installed());

@@ -213,7 +213,8 @@ final class StoreCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "OUT", description = "The file to write (replaced if it exists).")
     Path output;
 
-    @Option(names = "--name", paramLabel = "NAME", description = "The stored file to write (default: the last imported).")
+    @Option(names = "--name", paramLabel = "NAME",
+        description = "The stored file to write; needed when the store holds more than one.")
     String name;
 
     @Option(names = {"-q", "--quiet"}, description = "Print no summary.")
@@ -232,7 +233,12 @@ final class StoreCommand implements Callable<Integer> {
         if (name == null && names.isEmpty()) {
           throw new CommandError(store + ": holds no imported file");
         }
-        exported = name != null ? name : names.get(names.size() - 1);
+        // Guessing which file was meant would replace OUT with another file without a word.
+        if (name == null && names.size() > 1) {
+          throw new CommandError(store + " holds " + names.size() + " files: give the one to write with --name: "
+              + String.join(", ", names));
+        }
+        exported = name != null ? name : names.get(0);
         manifest = manifest(s, store, exported);
         MessageDigest sha1 = sha1();
         FileAccess.writeAtomically(output, out -> {

@@ -86,7 +86,6 @@ class StoreCommandTest {
     assertArrayEquals(second, export(store, "second"));
     assertArrayEquals(empty, export(store, "nothing"));
     assertArrayEquals(first, export(store, "first again"));
-    assertArrayEquals(first, export(store, null), "the last imported");
 
     String info = cuckoo("store", "info", store.toString()).ok().out();
     assertTrue(info.contains("files") && info.contains("first, second, nothing, first again"), info);
@@ -157,6 +156,24 @@ class StoreCommandTest {
     String damaged = cuckoo("store", "info", store.toString()).error();
     assertTrue(damaged.toLowerCase(Locale.ROOT).contains("offset 8"), damaged);
   }
+  @Test
+  void exportWithoutANameTakesTheOnlyFileOrRefusesListingThem() throws IOException {
+    Path store = dir.resolve("store");
+    byte[] content = text(4, 100_000);
+    Files.write(dir.resolve("first"), content);
+    Files.write(dir.resolve("empty"), new byte[0]);
+    cuckoo("store", "import", "-q", store.toString(), dir.resolve("first").toString()).ok();
+    Path out = dir.resolve("out");
+    cuckoo("store", "export", "-q", store.toString(), out.toString()).ok();
+    assertArrayEquals(content, Files.readAllBytes(out), "the only file");
+
+    cuckoo("store", "import", "-q", store.toString(), dir.resolve("empty").toString()).ok();
+    Files.write(out, utf8Bytes("the user's own file"));
+    assertEquals("cuckoo: " + store + " holds 2 files: give the one to write with --name: first, empty",
+        cuckoo("store", "export", store.toString(), out.toString()).error());
+    assertArrayEquals(utf8Bytes("the user's own file"), Files.readAllBytes(out), "a refused export writes nothing");
+  }
+
   private static byte[] utf8Bytes(String s) {
     return s.getBytes(UTF_8);
   }

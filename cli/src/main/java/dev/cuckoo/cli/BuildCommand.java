@@ -98,7 +98,7 @@ final class BuildCommand implements Callable<Integer> {
           + "write the keys stored so far, or skip it and go on. All three exit with status 1.")
   OnRefusal onRefusal;
 
-  @Option(names = {"-q", "--quiet"}, description = "Print no progress and no summary; errors only.")
+  @Option(names = {"-q", "--quiet"}, description = "Print no progress and no summary; errors and warnings only.")
   boolean quiet;
 
   @Option(names = "--progress", description = "Show progress even when stderr is not a terminal.")
@@ -139,6 +139,7 @@ final class BuildCommand implements Callable<Integer> {
         bar.finish();
       }
       tally.blankLines = keys.blankLines();
+      warnAboutInput(err, keys, tally);
     }
     long nanos = System.nanoTime() - startNanos;
 
@@ -200,6 +201,22 @@ final class BuildCommand implements Callable<Integer> {
     } catch (OutOfMemoryError e) {
       throw CommandError.outOfMemory("build the filter (it held " + TextFormat.grouped(filter.size())
           + " keys at " + keys.where() + ")");
+    }
+  }
+
+  /**
+   * Warns, even under {@code --quiet}, of an input that most likely is not what the user meant:
+   * one that holds no key, or lines that are not UTF-8 text (a binary file read as lines).
+   */
+  private static void warnAboutInput(PrintWriter err, KeyReader keys, Tally tally) {
+    if (tally.read == 0) {
+      err.println("cuckoo: warning: " + keys.name() + " holds no keys"
+          + (tally.blankLines > 0 ? " (" + TextFormat.things(tally.blankLines, "blank line") + ")" : "")
+          + ": the filter written is empty");
+    } else if (keys.notUtf8Lines() > 0) {
+      err.println("cuckoo: warning: " + TextFormat.grouped(keys.notUtf8Lines()) + " of the "
+          + TextFormat.things(keys.lines(), "line") + " of " + keys.name() + " are not valid UTF-8 text (the first: line "
+          + keys.firstNotUtf8Line() + "): if the keys are binary, read them with --binary --record-size N");
     }
   }
 

@@ -256,4 +256,35 @@ class BuildCommandTest {
       assertTrue(cuckoo("info", out.toString()).ok().out().contains("\nvariant       " + variant + " ("), variant);
     }
   }
+  @Test
+  void anEmptyInputIsWrittenWithAWarning() throws IOException {
+    Path keys = write("empty.txt", "\n\n");
+    Path out = dir.resolve("f.cuckoo");
+    CommandRun run = cuckoo("build", "-c", "classic?capacity=100", "-i", keys.toString(), "-o", out.toString(), "-q");
+    assertEquals(CuckooCommand.EXIT_OK, run.status());
+    assertEquals("cuckoo: warning: " + keys + " holds no keys (2 blank lines): the filter written is empty\n", run.err());
+    assertEquals(0, read(out).size());
+  }
+
+  @Test
+  void linesThatAreNotUtf8AreCountedAndPointToBinary() throws IOException {
+    byte[] input = new byte[4_000];
+    new java.util.SplittableRandom(7).nextBytes(input);
+    for (int i = 40; i < input.length; i += 40) {
+      input[i] = '\n';
+    }
+    Path keys = Files.write(dir.resolve("keys.bin"), input);
+    Path out = dir.resolve("f.cuckoo");
+    CommandRun run = cuckoo("build", "-c", "classic?capacity=1000", "-i", keys.toString(), "-o", out.toString(), "-q");
+    assertEquals(CuckooCommand.EXIT_OK, run.status(), run.err());
+    Matcher warning = Pattern.compile("cuckoo: warning: ([\\d,]+) of the ([\\d,]+) lines of " + Pattern.quote(keys.toString())
+        + " are not valid UTF-8 text \\(the first: line 1\\): if the keys are binary, read them with --binary"
+        + " --record-size N\n").matcher(run.err());
+    assertTrue(warning.matches(), run.err());
+    long lines = read(out).size();
+    assertTrue(Long.parseLong(warning.group(1).replace(",", "")) > lines / 2, run.err());
+
+    Path text = write("keys.txt", "caf\u00e9\nplain\n");
+    cuckoo("build", "-c", "classic?capacity=100", "-i", text.toString(), "-o", out.toString(), "-q").ok();
+  }
 }

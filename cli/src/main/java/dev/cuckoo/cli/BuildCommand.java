@@ -88,6 +88,8 @@ final class BuildCommand implements Callable<Integer> {
 
   @Mixin KeyFormat format;
 
+  @Mixin HashPath hashes;
+
   @Option(names = "--distinct",
       description = "Add each key once: skip keys the filter already reports present (duplicates, "
           + "and the rare false positive, which then needs no slot to be found).")
@@ -121,7 +123,7 @@ final class BuildCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     int recordSize = format.recordSize();
-    FilterSpec wanted = wantedSpec();
+    FilterSpec wanted = hashes.resolve(wantedSpec());
     if (!input.equals(KeyReader.STDIN)) {
       FileAccess.requireNotSameFile(Paths.get(input), output, "--output");
     }

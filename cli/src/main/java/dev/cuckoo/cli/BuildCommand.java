@@ -44,8 +44,9 @@ import picocli.CommandLine.Spec;
       "",
       "A refused add (the filter is full) stops the build by default: nothing is written, the "
           + "exit status is 1, and the message names the line, the keys the input holds and a "
-          + "config that takes them, tried on the input before it is given (read again: not for stdin). The output is written atomically: a failed build never "
-          + "leaves a partial file. Progress (rate, ETA) goes to stderr in a terminal, after "
+          + "config that takes them, tried on the input (read again; not for stdin) before it "
+          + "is given. The output is written atomically: a failed build never leaves a partial "
+          + "file. Progress (rate, ETA) goes to stderr in a terminal, after "
           + "half a second.",
       "",
     })
@@ -285,12 +286,16 @@ final class BuildCommand implements Callable<Integer> {
       if (stored < 0) {
         return "a filter that takes them is --config '" + candidate + "'";
       }
+      if (trial == MAX_TRIALS - 1) {
+        return "no config tried takes them (the last, --config '" + candidate + "', refused a key after "
+            + TextFormat.things(stored, "key") + ")";
+      }
       long capacity = candidate.capacity().orElse(keys);
       long sized = (long) Math.ceil(capacity * 1.1 * keys / Math.max(1, stored));
       candidate = candidate.toBuilder()
           .capacity(TextFormat.roundUpToTwoFigures(Math.max(capacity + capacity / 4, sized))).build();
     }
-    return "no config tried takes them (the last was --config '" + candidate + "'): give a larger capacity";
+    throw new AssertionError("the last trial returns");
   }
 
   /**

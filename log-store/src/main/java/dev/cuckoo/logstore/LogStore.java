@@ -52,8 +52,9 @@ import java.util.concurrent.locks.StampedLock;
  *       log, one after it the new.
  *   <li><b>Threads.</b> Safe to share: gets and sizes run together, puts, removes, flushes and
  *       compaction one at a time (one read-write lock, a {@link StampedLock}); a get of an
- *       absent key whose tag matches nothing takes no lock at all. One process at a time: a
- *       store is locked on disk while it is open.
+ *       absent key whose tag matches nothing takes no lock at all. One writer at a time: a
+ *       store is locked on disk while it is open, exclusively by {@link #open}, shared by
+ *       {@link #openReadOnly}.
  *   <li><b>Read-only opens.</b> {@link #openReadOnly} reads a store without writing a byte, so
  *       a store the user may read but not write can be read: see there.
  * </ul>

@@ -147,40 +147,11 @@ public final class FilterFile {
   public static CuckooFilter read(InputStream in, HashStrategy hash) throws IOException {
     Objects.requireNonNull(in, "input stream must not be null");
     EnvelopeReader r = new EnvelopeReader(in);
-    r.allow(8);
-    int magic = r.readInt();
-    if (magic != MAGIC) {
-      throw new CorruptFilterException(
-          String.format("not a cuckoo filter file: magic 0x%08X, expected 0x%08X (\"CKOF\")", magic, MAGIC));
-    }
-    int version = r.readUnsignedShort();
-    if (version < FIRST_VERSION || version > FORMAT_VERSION) {
-      throw new CorruptFilterException(
-          "unsupported filter file format version " + version + "; this library reads versions "
-              + FIRST_VERSION + " to " + FORMAT_VERSION);
-    }
-    int variantLength = r.readUnsignedShort();
-    if (variantLength < 1 || variantLength > MAX_VARIANT_BYTES) {
-      throw new CorruptFilterException(
-          "variant name length " + variantLength + " is out of range: 1.." + MAX_VARIANT_BYTES);
-    }
-    r.allow(variantLength + 4L);
-    String variant = text(r, variantLength, "variant name");
-    int specLength = r.readInt();
-    if (specLength < 1 || specLength > MAX_SPEC_BYTES) {
-      throw new CorruptFilterException(
-          "spec length " + Integer.toUnsignedString(specLength) + " is out of range: 1.." + MAX_SPEC_BYTES);
-    }
-    long[] check = version >= 2 ? new long[HASH_CHECK_BYTES / Long.BYTES] : null;
-    r.allow(specLength + (check == null ? 0L : HASH_CHECK_BYTES) + 8L);
-    String specText = text(r, specLength, "spec");
-    for (int i = 0; check != null && i < check.length; i++) {
-      check[i] = r.readLong();
-    }
-    long payloadLength = r.readLong();
-    if (payloadLength < 0) {
-      throw new CorruptFilterException("payload length " + Long.toUnsignedString(payloadLength) + " is out of range");
-    }
+    Header header = header(r);
+    String variant = header.variant();
+    String specText = header.spec();
+    long[] check = header.hashCheck();
+    long payloadLength = header.payloadLength();
     // A truncated file then says how much payload it promised against where it ended.
     r.section("payload (" + payloadLength + " bytes declared)");
     r.allow(payloadLength);
@@ -236,6 +207,73 @@ public final class FilterFile {
     }
     requireChecksum(r);
     return filter;
+  }
+
+  /**
+   * What a file's envelope says before its payload. It is read without looking anything up, so
+   * that a file can be described when its variant or hash is not installed.
+   *
+   * @param version the format version
+   * @param variant the variant's name
+   * @param spec the spec as the file holds it, its config string
+   * @param hashCheck the hash check, or {@code null} for version 1, which has none
+   * @param payloadLength the payload's length in bytes
+   */
+  public record Header(int version, String variant, String spec, long[] hashCheck, long payloadLength) {}
+
+  /**
+   * Reads a filter file's header, up to and including the payload's length, and no further. Its
+   * fields are checked as {@link #read} checks them, but nothing is looked up (variant, spec and
+   * hash may be unknown here), and neither the payload nor the checksum is read, so damage after
+   * the header goes unnoticed.
+   *
+   * @param in where to read; not closed
+   * @return the header
+   * @throws CorruptFilterException if the input is not a filter file, of a format version this
+   *     library does not read, ends inside the header, or has a length field out of range
+   * @throws IOException if reading fails
+   */
+  public static Header readHeader(InputStream in) throws IOException {
+    Objects.requireNonNull(in, "input stream must not be null");
+    return header(new EnvelopeReader(in));
+  }
+
+  private static Header header(EnvelopeReader r) throws IOException {
+    r.allow(8);
+    int magic = r.readInt();
+    if (magic != MAGIC) {
+      throw new CorruptFilterException(
+          String.format("not a cuckoo filter file: magic 0x%08X, expected 0x%08X (\"CKOF\")", magic, MAGIC));
+    }
+    int version = r.readUnsignedShort();
+    if (version < FIRST_VERSION || version > FORMAT_VERSION) {
+      throw new CorruptFilterException(
+          "unsupported filter file format version " + version + "; this library reads versions "
+              + FIRST_VERSION + " to " + FORMAT_VERSION);
+    }
+    int variantLength = r.readUnsignedShort();
+    if (variantLength < 1 || variantLength > MAX_VARIANT_BYTES) {
+      throw new CorruptFilterException(
+          "variant name length " + variantLength + " is out of range: 1.." + MAX_VARIANT_BYTES);
+    }
+    r.allow(variantLength + 4L);
+    String variant = text(r, variantLength, "variant name");
+    int specLength = r.readInt();
+    if (specLength < 1 || specLength > MAX_SPEC_BYTES) {
+      throw new CorruptFilterException(
+          "spec length " + Integer.toUnsignedString(specLength) + " is out of range: 1.." + MAX_SPEC_BYTES);
+    }
+    long[] check = version >= 2 ? new long[HASH_CHECK_BYTES / Long.BYTES] : null;
+    r.allow(specLength + (check == null ? 0L : HASH_CHECK_BYTES) + 8L);
+    String specText = text(r, specLength, "spec");
+    for (int i = 0; check != null && i < check.length; i++) {
+      check[i] = r.readLong();
+    }
+    long payloadLength = r.readLong();
+    if (payloadLength < 0) {
+      throw new CorruptFilterException("payload length " + Long.toUnsignedString(payloadLength) + " is out of range");
+    }
+    return new Header(version, variant, specText, check, payloadLength);
   }
 
   /** Reads the checksum and compares it with what the reader computed. */

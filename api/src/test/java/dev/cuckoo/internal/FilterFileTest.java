@@ -119,6 +119,22 @@ class FilterFileTest {
   }
 
   @Test
+  void theHeaderIsReadWithoutLookingUpItsVariantOrHash() throws IOException {
+    String spec = "nope?capacity=9&hash=not-installed&seed=7";
+    byte[] file = forge("nope", spec, exactPayload(2, 7, 1));
+    ByteArrayInputStream in = new ByteArrayInputStream(file);
+    FilterFile.Header h = FilterFile.readHeader(in);
+    assertEquals(FilterFile.FORMAT_VERSION, h.version());
+    assertEquals("nope", h.variant());
+    assertEquals(spec, h.spec());
+    assertEquals(4, h.hashCheck().length);
+    assertEquals(exactPayload(2, 7, 1).length, h.payloadLength());
+    assertEquals(h.payloadLength() + 4, in.available(), "nothing read past the header");
+    assertEquals(null, FilterFile.readHeader(new ByteArrayInputStream(forge(1, "exact", SPEC, new byte[0]))).hashCheck());
+    assertThrows(CorruptFilterException.class, () -> FilterFile.readHeader(new ByteArrayInputStream(new byte[] {0x43, 0x4B})));
+  }
+
+  @Test
   void headerFieldsAreChecked() throws IOException {
     byte[] v = "exact".getBytes(UTF_8);
     byte[] s = SPEC.getBytes(UTF_8);

@@ -44,8 +44,9 @@ import picocli.CommandLine.Spec;
       "",
       "A refused add (the filter is full) stops the build by default: nothing is written, the "
           + "exit status is 1, and the message names the line, the keys the input holds and a "
-          + "config that takes them. The output is written atomically: a failed build never "
-          + "leaves a partial file. Progress (rate, ETA) goes to stderr in a terminal, after "
+          + "config that takes them, tried on the input (read again; not for stdin) before it "
+          + "is given. The output is written atomically: a failed build never leaves a partial "
+          + "file. Progress (rate, ETA) goes to stderr in a terminal, after "
           + "half a second.",
       "",
     })
@@ -88,6 +89,8 @@ final class BuildCommand implements Callable<Integer> {
 
   @Mixin KeyFormat format;
 
+  @Mixin HashPath hashes;
+
   @Option(names = "--distinct",
       description = "Add each key once: skip keys the filter already reports present (duplicates, "
           + "and the rare false positive, which then needs no slot to be found).")
@@ -98,7 +101,7 @@ final class BuildCommand implements Callable<Integer> {
           + "write the keys stored so far, or skip it and go on. All three exit with status 1.")
   OnRefusal onRefusal;
 
-  @Option(names = {"-q", "--quiet"}, description = "Print no progress and no summary; errors only.")
+  @Option(names = {"-q", "--quiet"}, description = "Print no progress and no summary; errors and warnings only.")
   boolean quiet;
 
   @Option(names = "--progress", description = "Show progress even when stderr is not a terminal.")
@@ -121,7 +124,7 @@ final class BuildCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     int recordSize = format.recordSize();
-    FilterSpec wanted = wantedSpec();
+    FilterSpec wanted = hashes.resolve(wantedSpec());
     if (!input.equals(KeyReader.STDIN)) {
       FileAccess.requireNotSameFile(Paths.get(input), output, "--output");
     }
@@ -139,6 +142,7 @@ final class BuildCommand implements Callable<Integer> {
         bar.finish();
       }
       tally.blankLines = keys.blankLines();
+      warnAboutInput(err, keys, tally);
     }
     long nanos = System.nanoTime() - startNanos;
 
@@ -203,6 +207,22 @@ final class BuildCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Warns, even under {@code --quiet}, of an input that most likely is not what the user meant:
+   * one that holds no key, or lines that are not UTF-8 text (a binary file read as lines).
+   */
+  private static void warnAboutInput(PrintWriter err, KeyReader keys, Tally tally) {
+    if (tally.read == 0) {
+      err.println("cuckoo: warning: " + keys.name() + " holds no keys"
+          + (tally.blankLines > 0 ? " (" + TextFormat.things(tally.blankLines, "blank line") + ")" : "")
+          + ": the filter written is empty");
+    } else if (keys.notUtf8Lines() > 0) {
+      err.println("cuckoo: warning: " + TextFormat.grouped(keys.notUtf8Lines()) + " of the "
+          + TextFormat.things(keys.lines(), "line") + " of " + keys.name() + " are not valid UTF-8 text (the first: line "
+          + keys.firstNotUtf8Line() + "): if the keys are binary, read them with --binary --record-size N");
+    }
+  }
+
   /** Says where the filter refused a key, why it probably did, and which config would do. */
   private void reportRefusal(PrintWriter err, CuckooFilter filter, FilterSpec wanted, Tally tally) {
     err.println("cuckoo: " + tally.refusedAt + ": the filter refused this key after storing "
@@ -211,28 +231,105 @@ final class BuildCommand implements Callable<Integer> {
         + TextFormat.grouped(filter.slots()) + " slots)");
     int bucketSize = filter.spec().bucketSize().orElse(0);
     long capacity = filter.spec().capacity().orElse(0);
-    String keys = "the input holds " + TextFormat.things(tally.read, "key");
     if (bucketSize > 0 && tally.copiesAtRefusal >= 2L * bucketSize) {
       err.println("cuckoo: the filter holds " + tally.copiesAtRefusal + " copies of that key already, and all"
           + " copies of a key go to its 2 buckets of " + bucketSize + " slots: use --distinct to add each key once");
-    } else if (tally.read > capacity) {
-      err.println("cuckoo: " + keys + ", more than the capacity of " + TextFormat.grouped(capacity) + ": "
-          + suggestion(wanted, TextFormat.roundUpToTwoFigures(tally.read + tally.read / 10)));
+      return;
+    }
+    // maxKicks=0 refuses a key the moment its two buckets are full, at any capacity: the cause
+    // to name and to change, not the capacity.
+    boolean noKicks = filter.spec().maxKicks().orElse(-1) == 0;
+    String kicks = noKicks ? "maxKicks=0 refuses a key as soon as its two buckets are full" : null;
+    String why = "the input holds " + TextFormat.things(tally.read, "key");
+    long start;
+    if (tally.read > capacity) {
+      why += ", more than the capacity of " + TextFormat.grouped(capacity) + (noKicks ? ", and " + kicks : "");
+      start = TextFormat.roundUpToTwoFigures(tally.read + tally.read / 10);
     } else {
-      err.println("cuckoo: " + keys + ", within the capacity of " + TextFormat.grouped(capacity)
-          + ", but the filter filled first: " + suggestion(wanted, TextFormat.roundUpToTwoFigures(2 * capacity)));
+      why += ", within the capacity of " + TextFormat.grouped(capacity) + ", but "
+          + (noKicks ? kicks : "the filter filled first");
+      start = noKicks ? capacity : TextFormat.roundUpToTwoFigures(2 * capacity);
+    }
+    FilterSpec.Builder first = noKicks ? withoutMaxKicks(wanted) : wanted.toBuilder();
+    err.println("cuckoo: " + why + ": " + suggestion(first.capacity(start).build(), tally.read));
+  }
+
+  /** Configs tried on the input before the advice gives up. */
+  private static final int MAX_TRIALS = 8;
+
+  /**
+   * Finds a config that takes the input, starting from {@code candidate}: each is tried on the
+   * input, read again, and one that refuses a key is followed by one sized from the keys it
+   * stored. A variant's nominal capacity is not what every shape reaches (a scalable filter
+   * that never grows fills at RedisBloom's kick limit long before it), so advice that is not
+   * tried could be refused in its turn.
+   *
+   * @return the advice: a config, tried or (for stdin, which cannot be read again) likely
+   */
+  private String suggestion(FilterSpec candidate, long keys) {
+    for (int trial = 0; trial < MAX_TRIALS; trial++) {
+      try {
+        CuckooFilters.provider(candidate.variant()).validate(candidate);
+      } catch (IllegalArgumentException e) {
+        return "no filter of variant " + candidate.variant() + " takes them (" + e.getMessage() + ")";
+      }
+      if (input.equals(KeyReader.STDIN)) {
+        return "a filter that takes them is likely --config '" + candidate + "' (not tried: stdin cannot be read again)";
+      }
+      long stored;
+      try {
+        stored = storedBeforeRefusal(candidate);
+      } catch (IllegalArgumentException | OutOfMemoryError e) {
+        return "a filter that takes them is likely --config '" + candidate + "' (not tried: "
+            + (e instanceof OutOfMemoryError ? "not enough memory" : e.getMessage()) + ")";
+      }
+      if (stored < 0) {
+        return "a filter that takes them is --config '" + candidate + "'";
+      }
+      if (trial == MAX_TRIALS - 1) {
+        return "no config tried takes them (the last, --config '" + candidate + "', refused a key after "
+            + TextFormat.things(stored, "key") + ")";
+      }
+      long capacity = candidate.capacity().orElse(keys);
+      long sized = (long) Math.ceil(capacity * 1.1 * keys / Math.max(1, stored));
+      candidate = candidate.toBuilder()
+          .capacity(TextFormat.roundUpToTwoFigures(Math.max(capacity + capacity / 4, sized))).build();
+    }
+    throw new AssertionError("the last trial returns");
+  }
+
+  /**
+   * Builds a filter of this spec in memory from the input, read again.
+   *
+   * @return the keys it stored when it refused one, or -1 if it took every key
+   */
+  private long storedBeforeRefusal(FilterSpec spec) {
+    CuckooFilter trial = CuckooFilters.create(spec);
+    try (KeyReader keys = KeyReader.open(input, format.recordSize(), parent.stdin)) {
+      for (byte[] key = keys.next(); key != null; key = keys.next()) {
+        if (!(distinct && trial.mightContain(key)) && !trial.add(key)) {
+          return trial.size();
+        }
+      }
+      return -1;
+    } catch (IOException e) {
+      throw new CommandError(input + ": " + e.getMessage(), e);
     }
   }
 
-  /** @return the config with a larger capacity, if the variant accepts one that large */
-  private static String suggestion(FilterSpec wanted, long capacity) {
-    FilterSpec larger = wanted.toBuilder().capacity(capacity).build();
-    try {
-      CuckooFilters.provider(larger.variant()).validate(larger);
-      return "a filter that takes them is --config '" + larger + "'";
-    } catch (IllegalArgumentException e) {
-      return "no filter of variant " + larger.variant() + " takes them (" + e.getMessage() + ")";
-    }
+  /** @return a builder of the spec without its {@code maxKicks}, so the variant's default applies */
+  private static FilterSpec.Builder withoutMaxKicks(FilterSpec spec) {
+    FilterSpec.Builder b = FilterSpec.builder(spec.variant());
+    spec.capacity().ifPresent(b::capacity);
+    spec.fingerprintBits().ifPresent(b::fingerprintBits);
+    spec.targetFpp().ifPresent(b::targetFpp);
+    spec.bucketSize().ifPresent(b::bucketSize);
+    spec.hash().ifPresent(b::hash);
+    spec.hashInstance().ifPresent(b::hash);
+    spec.seed().ifPresent(b::seed);
+    spec.concurrency().ifPresent(b::concurrency);
+    spec.options().forEach(b::option);
+    return b;
   }
 
   private void printSummary(PrintWriter out, CuckooFilter filter, Tally tally, long nanos) {

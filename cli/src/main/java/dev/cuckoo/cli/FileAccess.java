@@ -3,6 +3,10 @@ package dev.cuckoo.cli;
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.internal.FilterFile;
+import dev.cuckoo.internal.FilterFile.Header;
+import dev.cuckoo.spi.HashStrategy;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -65,27 +69,103 @@ final class FileAccess {
   }
 
   /**
-   * Reads a filter file of any installed variant; the file must hold exactly one filter.
+   * Reads a filter file of any installed variant and hash; the file must hold exactly one filter.
    *
    * @param path the filter file
    * @return the filter
-   * @throws CommandError if the file is missing, unreadable, corrupt, of a variant or hash that
-   *     is not installed, or followed by other bytes
+   * @throws CommandError as {@link #readFilter(Path, HashPath)} does
    */
   static CuckooFilter readFilter(Path path) {
+    return readFilter(path, new HashPath());
+  }
+
+  /**
+   * Reads a filter file of any installed variant; the file must hold exactly one filter.
+   *
+   * @param path the filter file
+   * @param hashes where to find a hash that is not installed
+   * @return the filter
+   * @throws CommandError if the file is missing, unreadable, corrupt, of a variant that is not
+   *     installed or a hash that neither is installed nor on the hash path, or followed by other
+   *     bytes
+   */
+  static CuckooFilter readFilter(Path path, HashPath hashes) {
+    Header header = header(path);
+    String hashName = header == null ? null : hashOf(header);
+    HashStrategy given = hashName == null ? null : hashes.notInstalled(hashName, seedOf(header));
     try (InputStream in = open(path)) {
-      CuckooFilter filter = CuckooFilters.read(in);
+      CuckooFilter filter = given != null ? CuckooFilters.read(in, given) : CuckooFilters.read(in);
       if (in.read() != -1) {
         throw new CommandError(path + ": not a valid filter file: more bytes follow the filter's end");
       }
       return filter;
     } catch (CorruptFilterException e) {
+      if (isRefusalOfIntactFile(e) && hashName != null && given == null && !CuckooFilters.hashes().contains(hashName)) {
+        throw new CommandError(path + ": built with hash " + hashName + ", and hash " + hashName
+            + " is not installed here: give its jar or folder with --hash-path (installed hashes: "
+            + String.join(", ", CuckooFilters.hashes()) + ")", e);
+      }
       throw new CommandError(path + ": not a valid filter file: " + e.getMessage(), e);
     } catch (IOException e) {
       throw failure(path, e);
     } catch (OutOfMemoryError e) {
       throw CommandError.outOfMemory("read " + path);
     }
+  }
+
+  /**
+   * @param path a filter file
+   * @param hashes where to find a hash that is not installed
+   * @return the file's header if the file is intact but its hash is neither installed nor on
+   *     the hash path, so that it can be described; else {@code null}
+   */
+  static Header headerIfHashMissing(Path path, HashPath hashes) {
+    Header header = header(path);
+    String hashName = header == null ? null : hashOf(header);
+    if (hashName == null || CuckooFilters.hashes().contains(hashName)
+        || hashes.notInstalled(hashName, seedOf(header)) != null) {
+      return null;
+    }
+    try (InputStream in = open(path)) {
+      CuckooFilters.read(in);
+      return null; // not expected: the hash is missing
+    } catch (CorruptFilterException e) {
+      return isRefusalOfIntactFile(e) ? header : null;
+    } catch (IOException e) {
+      throw failure(path, e);
+    }
+  }
+
+  /**
+   * @return whether the reader refused a name or spec of a file whose checksum holds, rather
+   *     than found it damaged: it then throws with the configuration error as the cause
+   */
+  private static boolean isRefusalOfIntactFile(CorruptFilterException e) {
+    return e.getCause() instanceof IllegalArgumentException;
+  }
+
+  /** @return the header, or {@code null} if the file has none that reads (the full read says why) */
+  private static Header header(Path path) {
+    try (InputStream in = open(path)) {
+      return FilterFile.readHeader(in);
+    } catch (CorruptFilterException e) {
+      return null;
+    } catch (IOException e) {
+      throw failure(path, e);
+    }
+  }
+
+  /** @return the hash the header's spec names, or {@code null} if it names none or is no spec */
+  static String hashOf(Header header) {
+    try {
+      return FilterSpec.parse(header.spec()).hash().orElse(null);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static long seedOf(Header header) {
+    return FilterSpec.parse(header.spec()).seed().orElse(0L);
   }
 
   /**

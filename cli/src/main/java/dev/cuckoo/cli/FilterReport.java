@@ -2,10 +2,13 @@ package dev.cuckoo.cli;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.internal.FilterFile.Header;
 import dev.cuckoo.scalable.ScalableCuckooFilter;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * What {@code cuckoo info} tells about a filter, as aligned text or as JSON: the variant, the
@@ -72,6 +75,48 @@ final class FilterReport {
       field(json, "cfInfo", info.append('}').toString());
     }
     return json.append('}').toString();
+  }
+
+  /**
+   * Prints what a filter file's header tells when its hash is not at hand: the variant, the
+   * spec, the capacity it names and the sizes; the items and load are in the payload, which
+   * cannot be read without the hash.
+   */
+  static void printHeaderText(PrintWriter out, Header header, String hash) {
+    row(out, "variant", header.variant() + (CuckooFilters.variants().contains(header.variant())
+        ? " (" + CuckooFilters.provider(header.variant()).description() + ")" : " (not installed)"));
+    row(out, "spec", header.spec());
+    OptionalLong capacity = capacityOf(header);
+    if (capacity.isPresent()) {
+      row(out, "capacity", TextFormat.grouped(capacity.getAsLong()) + " items");
+    }
+    row(out, "payload", TextFormat.grouped(header.payloadLength()) + " bytes");
+    row(out, "hash", hash + " is not installed here: items, load and FPP are unknown without it; give its jar or"
+        + " folder with --hash-path");
+  }
+
+  /** @return what {@link #printHeaderText} prints, as one JSON object */
+  static String headerJson(String file, long fileBytes, Header header, String hash) {
+    StringBuilder json = new StringBuilder("{");
+    field(json, "file", quote(file));
+    field(json, "fileBytes", Long.toString(fileBytes));
+    field(json, "variant", quote(header.variant()));
+    field(json, "spec", quote(header.spec()));
+    OptionalLong capacity = capacityOf(header);
+    if (capacity.isPresent()) {
+      field(json, "capacity", Long.toString(capacity.getAsLong()));
+    }
+    field(json, "payloadBytes", Long.toString(header.payloadLength()));
+    field(json, "missingHash", quote(hash));
+    return json.append('}').toString();
+  }
+
+  private static OptionalLong capacityOf(Header header) {
+    try {
+      return FilterSpec.parse(header.spec()).capacity();
+    } catch (IllegalArgumentException e) {
+      return OptionalLong.empty();
+    }
   }
 
   /** @return the {@code CF.INFO} fields, or null for a filter RedisBloom does not know */

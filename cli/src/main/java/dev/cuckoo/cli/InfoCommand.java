@@ -1,10 +1,12 @@
 package dev.cuckoo.cli;
 
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.internal.FilterFile.Header;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -19,12 +21,16 @@ import picocli.CommandLine.Spec;
       "",
       "Prints the variant, the resolved spec, items, capacity (slots), load, bits per item, "
           + "sizeInBytes (the tables' memory) and the false-positive probability expected at "
-          + "this load; for a RedisBloom-compatible filter also its CF.INFO reply.",
+          + "this load; for a RedisBloom-compatible filter also its CF.INFO reply. For a file "
+          + "built with a hash this build does not have (and --hash-path does not give), it "
+          + "prints what the file's header tells and names the hash.",
       "",
     })
 final class InfoCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILTER", description = "The filter file.")
   Path filterFile;
+
+  @Mixin HashPath hashes;
 
   @Option(names = "--json", description = "Print one JSON object instead of text.")
   boolean json;
@@ -33,9 +39,22 @@ final class InfoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CuckooFilter filter = FileAccess.readFilter(filterFile);
-    long fileBytes = FileAccess.size(filterFile);
     PrintWriter out = spec.commandLine().getOut();
+    Header withoutHash = FileAccess.headerIfHashMissing(filterFile, hashes);
+    if (withoutHash != null) {
+      long fileBytes = FileAccess.size(filterFile);
+      String hash = FileAccess.hashOf(withoutHash);
+      if (json) {
+        out.println(FilterReport.headerJson(filterFile.toString(), fileBytes, withoutHash, hash));
+      } else {
+        FilterReport.row(out, "file", filterFile + " (" + TextFormat.grouped(fileBytes) + " bytes)");
+        FilterReport.printHeaderText(out, withoutHash, hash);
+      }
+      out.flush();
+      return CuckooCommand.EXIT_OK;
+    }
+    CuckooFilter filter = FileAccess.readFilter(filterFile, hashes);
+    long fileBytes = FileAccess.size(filterFile);
     FilterReport report = new FilterReport(filter);
     if (json) {
       out.println(report.toJson(filterFile.toString(), fileBytes));

@@ -3,6 +3,11 @@ package dev.cuckoo.cli;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -17,7 +22,8 @@ import java.util.Arrays;
  * add(String)} would add. A UTF-8 byte-order mark at the very start is dropped. A blank line
  * (nothing left) is not a key: it is skipped and counted. Spaces are part of the key. A line of
  * more than {@link #MAX_LINE_BYTES} is an error, since it is most likely a binary file read as
- * text.
+ * text. Lines that are not valid UTF-8 are keys all the same, and counted, so that the command
+ * can say the input looks binary.
  *
  * <p><b>Records.</b> Every {@code recordSize} bytes are one key; input that ends inside a record
  * is an error.
@@ -43,6 +49,12 @@ final class KeyReader implements Closeable {
   private long bytesConsumed;
   private long position;
   private long blankLines;
+  private long lines;
+  private long notUtf8Lines;
+  private long firstNotUtf8Line;
+  private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+      .onMalformedInput(CodingErrorAction.REPORT)
+      .onUnmappableCharacter(CodingErrorAction.REPORT);
   private byte[] pending = new byte[256];
 
   private KeyReader(InputStream in, String name, long totalBytes, int recordSize) {
@@ -103,6 +115,21 @@ final class KeyReader implements Closeable {
     return blankLines;
   }
 
+  /** @return the lines read so far, blank ones included; 0 for records */
+  long lines() {
+    return lines;
+  }
+
+  /** @return the lines read so far whose bytes are not valid UTF-8 */
+  long notUtf8Lines() {
+    return notUtf8Lines;
+  }
+
+  /** @return the number of the first line that is not valid UTF-8, or 0 if there is none */
+  long firstNotUtf8Line() {
+    return firstNotUtf8Line;
+  }
+
   /**
    * @return where the last key came from, as {@code keys.txt:17} (line 17) or {@code keys.bin
    *     record 17}
@@ -142,11 +169,15 @@ final class KeyReader implements Closeable {
         return null;
       }
       position++;
+      lines++;
       int from = position == 1 && startsWithBom(line) ? BOM.length : 0;
       int to = line.length > from && line[line.length - 1] == '\r' ? line.length - 1 : line.length;
       if (to == from) {
         blankLines++;
         continue;
+      }
+      if (!isUtf8(line, from, to) && notUtf8Lines++ == 0) {
+        firstNotUtf8Line = position;
       }
       return from == 0 && to == line.length ? line : Arrays.copyOfRange(line, from, to);
     }
@@ -205,6 +236,20 @@ final class KeyReader implements Closeable {
     start = 0;
     end = n;
     bytesConsumed += n;
+    return true;
+  }
+
+  private boolean isUtf8(byte[] line, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (line[i] < 0) { // a byte of 0x80 or more: the decoder decides
+        try {
+          utf8.reset().decode(ByteBuffer.wrap(line, i, to - i));
+          return true;
+        } catch (CharacterCodingException e) {
+          return false;
+        }
+      }
+    }
     return true;
   }
 

@@ -41,6 +41,8 @@ final class QueryCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILTER", description = "The filter file.")
   Path filterFile;
 
+  @Mixin HashPath hashes;
+
   @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys to look up.")
   List<String> keys = new ArrayList<>();
 
@@ -73,7 +75,7 @@ final class QueryCommand implements Callable<Integer> {
     if (recordSize > 0 && !keys.isEmpty()) {
       throw new CommandError("with --binary, keys come only from --input; KEY arguments are text");
     }
-    CuckooFilter filter = FileAccess.readFilter(filterFile);
+    CuckooFilter filter = FileAccess.readFilter(filterFile, hashes);
     PrintWriter out = spec.commandLine().getOut();
     for (String key : keys) {
       answer(out, filter, key, key.getBytes(StandardCharsets.UTF_8));

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -50,13 +51,22 @@ final class StoreCommand implements Callable<Integer> {
     return CuckooCommand.EXIT_ERROR;
   }
 
-  /** Opens a store, turning its failures into one-line errors. */
-  static LogStore open(Path store, boolean mustExist) {
-    if (mustExist && !LogStore.exists(store)) {
+  /**
+   * Opens a store, turning its failures into one-line errors.
+   *
+   * @param forWriting whether to open it for writing, creating it if missing; else it must
+   *     exist, and is opened {@linkplain LogStore#openReadOnly read-only}, so that a store the
+   *     user cannot write can still be read
+   */
+  static LogStore open(Path store, boolean forWriting) {
+    if (Files.isRegularFile(store)) {
+      throw new CommandError(store + " is a file, not a store folder");
+    }
+    if (!forWriting && !LogStore.exists(store)) {
       throw new CommandError(store + ": no log store there (cuckoo store import creates one)");
     }
     try {
-      return LogStore.open(store);
+      return forWriting ? LogStore.open(store) : LogStore.openReadOnly(store);
     } catch (IOException e) {
       throw FileAccess.failure(store, e);
     }
@@ -143,7 +153,7 @@ final class StoreCommand implements Callable<Integer> {
       long started = System.nanoTime();
       byte[] digests = new byte[Math.toIntExact(chunks * ChunkManifest.DIGEST_BYTES)];
       long stored = 0;
-      try (LogStore s = open(store, false); InputStream in = FileAccess.open(file)) {
+      try (LogStore s = open(store, true); InputStream in = FileAccess.open(file)) {
         MessageDigest sha1 = sha1();
         byte[] chunk = new byte[chunkBytes];
         long read = 0;
@@ -203,7 +213,8 @@ final class StoreCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "OUT", description = "The file to write (replaced if it exists).")
     Path output;
 
-    @Option(names = "--name", paramLabel = "NAME", description = "The stored file to write (default: the last imported).")
+    @Option(names = "--name", paramLabel = "NAME",
+        description = "The stored file to write; needed when the store holds more than one.")
     String name;
 
     @Option(names = {"-q", "--quiet"}, description = "Print no summary.")
@@ -217,12 +228,17 @@ final class StoreCommand implements Callable<Integer> {
       long started = System.nanoTime();
       String exported;
       ChunkManifest manifest;
-      try (LogStore s = open(store, true)) {
+      try (LogStore s = open(store, false)) {
         List<String> names = names(s);
         if (name == null && names.isEmpty()) {
           throw new CommandError(store + ": holds no imported file");
         }
-        exported = name != null ? name : names.get(names.size() - 1);
+        // Guessing which file was meant would replace OUT with another file without a word.
+        if (name == null && names.size() > 1) {
+          throw new CommandError(store + " holds " + names.size() + " files: give the one to write with --name: "
+              + String.join(", ", names));
+        }
+        exported = name != null ? name : names.get(0);
         manifest = manifest(s, store, exported);
         MessageDigest sha1 = sha1();
         FileAccess.writeAtomically(output, out -> {
@@ -280,7 +296,7 @@ final class StoreCommand implements Callable<Integer> {
         throw new CommandError("--samples must be at least 1");
       }
       PrintWriter out = spec.commandLine().getOut();
-      try (LogStore s = open(store, true)) {
+      try (LogStore s = open(store, false)) {
         long keys = s.size();
         List<String> names = names(s);
         FilterReport.row(out, "store", store.toString());

@@ -224,15 +224,38 @@ class BuildCommandTest {
     assertEquals(1, read(out).size());
   }
 
+  /**
+   * The advice after a refusal is a config that takes the input: tried on it before it is given,
+   * for shapes that cannot reach their nominal capacity (a scalable filter that never grows, at
+   * RedisBloom's sizing and kick limit) and for the setting that causes the refusal (maxKicks=0).
+   */
   @Test
-  void aRefusalWithinCapacitySuggestsDoublingIt() throws IOException {
-    // maxKicks=0: the first key whose two buckets are full is refused, long before capacity
-    Path keys = write("keys.txt", lines(0, 1_000));
-    CommandRun run = cuckoo("build", "-c", "classic?capacity=1000&maxKicks=0", "-i", keys.toString(), "-o",
-        dir.resolve("f.cuckoo").toString());
+  void theConfigSuggestedAfterARefusalTakesTheInput() throws IOException {
+    Path keys = write("words.txt", lines(0, 104_000));
+    for (String config : List.of("scalable?capacity=4096&expansion=0", "classic?capacity=4096&maxKicks=0",
+        "classic?capacity=104000&maxKicks=0", "scalable?capacity=4096&expansion=0&bucketSize=1")) {
+      Path out = dir.resolve("f.cuckoo");
+      CommandRun run = cuckoo("build", "-c", config, "-i", keys.toString(), "-o", out.toString());
+      assertEquals(CuckooCommand.EXIT_INCOMPLETE, run.status(), config + ": " + run.err());
+      Matcher suggested = Pattern.compile("a filter that takes them is --config '([^']+)'\n").matcher(run.err());
+      assertTrue(suggested.find(), config + ": " + run.err());
+      if (config.contains("maxKicks=0")) {
+        assertFalse(suggested.group(1).contains("maxKicks"), config + ": " + run.err());
+        assertTrue(run.err().contains("maxKicks=0"), "says the cause: " + run.err());
+      }
+      cuckoo("build", "-c", suggested.group(1), "-i", keys.toString(), "-o", out.toString(), "-q").ok();
+      assertEquals(104_000, read(out).size(), config);
+    }
+  }
+
+  @Test
+  void adviceForKeysFromStandardInputSaysItWasNotTried() throws IOException {
+    CommandRun run = CommandRun.withStdin(CommandRun.utf8(lines(0, 1_000)), "build", "-c",
+        "classic?capacity=1000&maxKicks=0", "-i", "-", "-o", dir.resolve("f.cuckoo").toString());
     assertEquals(CuckooCommand.EXIT_INCOMPLETE, run.status());
-    assertTrue(run.err().contains("\ncuckoo: the input holds 1,000 keys, within the capacity of 1,000, but the filter"
-        + " filled first: a filter that takes them is --config 'classic?capacity=2000&maxKicks=0'\n"), run.err());
+    assertTrue(run.err().contains("\ncuckoo: the input holds 1,000 keys, within the capacity of 1,000, but maxKicks=0"
+        + " refuses a key as soon as its two buckets are full: a filter that takes them is likely --config"
+        + " 'classic?capacity=1000' (not tried: stdin cannot be read again)\n"), run.err());
   }
 
   @Test
@@ -255,5 +278,36 @@ class BuildCommandTest {
           cuckoo("query", out.toString(), "key-0", "key-1999").ok().outLines(), variant);
       assertTrue(cuckoo("info", out.toString()).ok().out().contains("\nvariant       " + variant + " ("), variant);
     }
+  }
+  @Test
+  void anEmptyInputIsWrittenWithAWarning() throws IOException {
+    Path keys = write("empty.txt", "\n\n");
+    Path out = dir.resolve("f.cuckoo");
+    CommandRun run = cuckoo("build", "-c", "classic?capacity=100", "-i", keys.toString(), "-o", out.toString(), "-q");
+    assertEquals(CuckooCommand.EXIT_OK, run.status());
+    assertEquals("cuckoo: warning: " + keys + " holds no keys (2 blank lines): the filter written is empty\n", run.err());
+    assertEquals(0, read(out).size());
+  }
+
+  @Test
+  void linesThatAreNotUtf8AreCountedAndPointToBinary() throws IOException {
+    byte[] input = new byte[4_000];
+    new java.util.SplittableRandom(7).nextBytes(input);
+    for (int i = 40; i < input.length; i += 40) {
+      input[i] = '\n';
+    }
+    Path keys = Files.write(dir.resolve("keys.bin"), input);
+    Path out = dir.resolve("f.cuckoo");
+    CommandRun run = cuckoo("build", "-c", "classic?capacity=1000", "-i", keys.toString(), "-o", out.toString(), "-q");
+    assertEquals(CuckooCommand.EXIT_OK, run.status(), run.err());
+    Matcher warning = Pattern.compile("cuckoo: warning: ([\\d,]+) of the ([\\d,]+) lines of " + Pattern.quote(keys.toString())
+        + " are not valid UTF-8 text \\(the first: line 1\\): if the keys are binary, read them with --binary"
+        + " --record-size N\n").matcher(run.err());
+    assertTrue(warning.matches(), run.err());
+    long lines = read(out).size();
+    assertTrue(Long.parseLong(warning.group(1).replace(",", "")) > lines / 2, run.err());
+
+    Path text = write("keys.txt", "caf\u00e9\nplain\n");
+    cuckoo("build", "-c", "classic?capacity=100", "-i", text.toString(), "-o", out.toString(), "-q").ok();
   }
 }

@@ -169,8 +169,10 @@ class RedisCommandsTest {
         + " fingerprints of hash murmur64a"), error);
 
     Path empty = dir.resolve("e.cuckoo");
-    cuckoo("build", "-c", "scalable?capacity=10", "-i", Files.write(dir.resolve("none.txt"), new byte[0]).toString(),
-        "-o", empty.toString(), "-q").ok();
+    CommandRun built = cuckoo("build", "-c", "scalable?capacity=10", "-i",
+        Files.write(dir.resolve("none.txt"), new byte[0]).toString(), "-o", empty.toString(), "-q");
+    assertEquals(CuckooCommand.EXIT_OK, built.status());
+    assertTrue(built.err().startsWith("cuckoo: warning: "), built.err()); // an empty input is worth a word
     assertEquals("cuckoo: " + empty + ": holds no items, and RedisBloom dumps nothing for an empty filter",
         cuckoo("export-redis", empty.toString(), "--out", dir.resolve("d").toString()).error());
     assertFalse(Files.exists(dir.resolve("d")));

@@ -10,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -51,8 +52,11 @@ import java.util.concurrent.locks.StampedLock;
  *       log, one after it the new.
  *   <li><b>Threads.</b> Safe to share: gets and sizes run together, puts, removes, flushes and
  *       compaction one at a time (one read-write lock, a {@link StampedLock}); a get of an
- *       absent key whose tag matches nothing takes no lock at all. One process at a time: a
- *       store is locked on disk while it is open.
+ *       absent key whose tag matches nothing takes no lock at all. One writer at a time: a
+ *       store is locked on disk while it is open, exclusively by {@link #open}, shared by
+ *       {@link #openReadOnly}.
+ *   <li><b>Read-only opens.</b> {@link #openReadOnly} reads a store without writing a byte, so
+ *       a store the user may read but not write can be read: see there.
  * </ul>
  */
 public final class LogStore implements AutoCloseable {
@@ -99,8 +103,10 @@ public final class LogStore implements AutoCloseable {
   private static final int MAX_KICKS = 500;
 
   private final Path directory;
+  /** The lock file's channel and the lock on it; both null for a read-only open without one. */
   private final FileChannel lockChannel;
   private final FileLock fileLock;
+  private final boolean readOnly;
   private final HashStrategy hash;
   private final StampedLock lock = new StampedLock();
   private final LongAdder recordReads = new LongAdder();
@@ -127,11 +133,12 @@ public final class LogStore implements AutoCloseable {
     }
   }
 
-  private LogStore(Path directory, FileChannel lockChannel, FileLock lock, HashStrategy hash) {
+  private LogStore(Path directory, FileChannel lockChannel, FileLock lock, HashStrategy hash, boolean readOnly) {
     this.directory = directory;
     this.lockChannel = lockChannel;
     this.fileLock = lock;
     this.hash = hash;
+    this.readOnly = readOnly;
   }
 
   /**
@@ -148,23 +155,88 @@ public final class LogStore implements AutoCloseable {
    */
   public static LogStore open(Path directory) throws IOException {
     Objects.requireNonNull(directory, "directory must not be null");
-    HashStrategy hash = CuckooFilters.hashes().contains("xxh3") ? CuckooFilters.hash("xxh3") : null;
-    if (hash == null) {
-      throw new IllegalStateException("the log store hashes keys with xxh3: add cuckoo-hashing to the class or module path");
-    }
+    HashStrategy hash = indexHash();
     Files.createDirectories(directory);
     FileChannel lockChannel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileLock lock = lock(lockChannel, false, directory);
+    return loaded(new LogStore(directory, lockChannel, lock, hash, false));
+  }
+
+  /**
+   * Opens an existing store for reading only: {@link #get} and the sizes work as after {@link
+   * #open}; {@link #put}, {@link #remove} and {@link #compact} throw {@link
+   * IllegalStateException}, and {@link #flush} has nothing to do. Nothing in the directory is
+   * created, changed or deleted, so a store the user may read but not write can be read: a
+   * last record that a crash cut short is left out of the store, not cut off the file, and a
+   * compaction's leftover file is left where it is.
+   *
+   * <p>Where the store's lock file can be read, a shared lock on it keeps writers out while
+   * the store is open (and readers out while a writer has it open), as {@link #open} does. Where
+   * it cannot (no lock file, or one the user may not read), nothing is locked: a writer that
+   * opens the store meanwhile is not kept out. The reader then goes on seeing the store as it
+   * was when it opened, never a wrong value: records appended later are not indexed, and a
+   * compaction renames a new log over the old one, which the reader keeps open and reads.
+   *
+   * @param directory the store's directory
+   * @return the open store
+   * @throws java.nio.file.NoSuchFileException if the directory holds no store's log
+   * @throws IOException as {@link #open} does: the log is damaged before its last record, is
+   *     not a log of this store, the store is open for writing, or reading fails
+   * @throws IllegalStateException if the hash the index uses, {@code xxh3}, is not installed
+   */
+  public static LogStore openReadOnly(Path directory) throws IOException {
+    Objects.requireNonNull(directory, "directory must not be null");
+    HashStrategy hash = indexHash();
+    if (!exists(directory)) {
+      throw new NoSuchFileException(directory.resolve(LOG).toString(), null, "no log store there");
+    }
+    FileChannel lockChannel = null;
+    FileLock lock = null;
+    Path lockFile = directory.resolve(LOCK);
+    if (Files.isReadable(lockFile)) {
+      try {
+        lockChannel = FileChannel.open(lockFile, StandardOpenOption.READ);
+      } catch (IOException unreadable) {
+        lockChannel = null; // read without a lock, as documented
+      }
+    }
+    if (lockChannel != null) {
+      lock = lock(lockChannel, true, directory);
+    }
+    return loaded(new LogStore(directory, lockChannel, lock, hash, true));
+  }
+
+  private static HashStrategy indexHash() {
+    if (!CuckooFilters.hashes().contains("xxh3")) {
+      throw new IllegalStateException("the log store hashes keys with xxh3: add cuckoo-hashing to the class or module path");
+    }
+    return CuckooFilters.hash("xxh3");
+  }
+
+  /**
+   * Takes the lock on the store's lock file: exclusive for a writer, shared for a reader.
+   *
+   * @throws IOException if another open holds a lock that excludes this one; the channel is
+   *     then closed
+   */
+  private static FileLock lock(FileChannel lockChannel, boolean shared, Path directory) throws IOException {
     FileLock lock;
     try {
-      lock = lockChannel.tryLock();
+      lock = lockChannel.tryLock(0, Long.MAX_VALUE, shared);
     } catch (OverlappingFileLockException e) {
       lock = null;
+    } catch (IOException | RuntimeException e) {
+      lockChannel.close();
+      throw e;
     }
     if (lock == null) {
       lockChannel.close();
       throw new IOException("the store in " + directory + " is already open, in this process or another");
     }
-    LogStore store = new LogStore(directory, lockChannel, lock, hash);
+    return lock;
+  }
+
+  private static LogStore loaded(LogStore store) throws IOException {
     try {
       store.load();
     } catch (IOException | RuntimeException e) {
@@ -185,14 +257,16 @@ public final class LogStore implements AutoCloseable {
   }
 
   private void load() throws IOException {
-    Files.deleteIfExists(directory.resolve(COMPACTING));
+    if (!readOnly) {
+      Files.deleteIfExists(directory.resolve(COMPACTING));
+    }
     Path file = directory.resolve(LOG);
     index = new Index(FIRST_BUCKETS, 0);
-    if (!Files.exists(file)) {
+    if (!readOnly && !Files.exists(file)) {
       log = RecordLog.create(file);
       return;
     }
-    log = RecordLog.open(file);
+    log = RecordLog.open(file, readOnly);
     fileBytes = Files.size(file);
     records = log.scan(Long.MAX_VALUE, true, (offset, kind, key, bytes) -> {
       long keyHash = hash.hashBytes(key, 0, key.length);
@@ -215,6 +289,7 @@ public final class LogStore implements AutoCloseable {
    * @param key the key, at most {@value #MAX_KEY_BYTES} bytes
    * @param value the value, at most {@value #MAX_VALUE_BYTES} bytes
    * @throws IllegalArgumentException if the key or value is too long
+   * @throws IllegalStateException if the store is closed or {@linkplain #openReadOnly read-only}
    * @throws IOException if writing fails, or the log is full (512 GiB: compact it)
    */
   public void put(byte[] key, byte[] value) throws IOException {
@@ -226,7 +301,7 @@ public final class LogStore implements AutoCloseable {
     }
     long stamp = lock.writeLock();
     try {
-      checkOpen();
+      checkWritable();
       long keyHash = hash.hashBytes(key, 0, key.length);
       Found found = find(keyHash, key, false);
       long offset = log.append(RecordLog.PUT, key, value);
@@ -271,13 +346,14 @@ public final class LogStore implements AutoCloseable {
    *
    * @param key the key
    * @return {@code true} if the store had it
+   * @throws IllegalStateException if the store is closed or {@linkplain #openReadOnly read-only}
    * @throws IOException if reading or writing fails
    */
   public boolean remove(byte[] key) throws IOException {
     checkKey(key);
     long stamp = lock.writeLock();
     try {
-      checkOpen();
+      checkWritable();
       Found found = find(hash.hashBytes(key, 0, key.length), key, false);
       if (found == null) {
         return false;
@@ -340,7 +416,8 @@ public final class LogStore implements AutoCloseable {
   }
 
   /**
-   * Forces every record written so far to disk: a crash after it loses none of them.
+   * Forces every record written so far to disk: a crash after it loses none of them. A
+   * read-only store has nothing to force.
    *
    * @throws IOException if writing fails
    */
@@ -348,6 +425,9 @@ public final class LogStore implements AutoCloseable {
     long stamp = lock.writeLock();
     try {
       checkOpen();
+      if (readOnly) {
+        return;
+      }
       log.force();
     } finally {
       lock.unlockWrite(stamp);
@@ -360,12 +440,13 @@ public final class LogStore implements AutoCloseable {
    * leaves the old log as it was (the next open deletes the partial new one); after it, the new
    * log holds every live record.
    *
+   * @throws IllegalStateException if the store is closed or {@linkplain #openReadOnly read-only}
    * @throws IOException if writing fails
    */
   public void compact() throws IOException {
     long stamp = lock.writeLock();
     try {
-      checkOpen();
+      checkWritable();
       Path target = directory.resolve(COMPACTING);
       Index current = index;
       Index fresh;
@@ -382,7 +463,7 @@ public final class LogStore implements AutoCloseable {
       Files.move(target, directory.resolve(LOG), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       forceDirectory();
       RecordLog replaced = log;
-      log = RecordLog.open(directory.resolve(LOG));
+      log = RecordLog.open(directory.resolve(LOG), false);
       log.map(true);
       index = fresh;
       records = kept;
@@ -431,7 +512,9 @@ public final class LogStore implements AutoCloseable {
       }
       closed = true;
       try {
-        log.force();
+        if (!readOnly) {
+          log.force();
+        }
         log.close();
       } finally {
         release();
@@ -442,6 +525,9 @@ public final class LogStore implements AutoCloseable {
   }
 
   private void release() throws IOException {
+    if (lockChannel == null) {
+      return;
+    }
     try {
       fileLock.release();
     } finally {
@@ -452,6 +538,13 @@ public final class LogStore implements AutoCloseable {
   private void checkOpen() {
     if (closed) {
       throw new IllegalStateException("the store in " + directory + " is closed");
+    }
+  }
+
+  private void checkWritable() {
+    checkOpen();
+    if (readOnly) {
+      throw new IllegalStateException("the store in " + directory + " is open read-only");
     }
   }
 

@@ -69,6 +69,8 @@ final class RecordLog implements AutoCloseable {
 
   private final Path file;
   private final FileChannel channel;
+  /** Opened for reading only: nothing is appended, and a torn last record is skipped, not cut. */
+  private final boolean readOnly;
   /** Appended records not yet written to the channel; they start at {@link #written}. */
   private final ByteBuffer pending = ByteBuffer.allocate(BUFFER_BYTES);
   /** Where the channel's bytes end: records from here on are in {@link #pending}. */
@@ -82,10 +84,11 @@ final class RecordLog implements AutoCloseable {
   private MappedByteBuffer[] segments = new MappedByteBuffer[0];
   private long mappedEnd;
 
-  private RecordLog(Path file, FileChannel channel, long written) {
+  private RecordLog(Path file, FileChannel channel, long written, boolean readOnly) {
     this.file = file;
     this.channel = channel;
     this.written = written;
+    this.readOnly = readOnly;
   }
 
   /**
@@ -108,7 +111,7 @@ final class RecordLog implements AutoCloseable {
       c.close();
       throw e;
     }
-    return new RecordLog(file, c, FILE_HEADER_BYTES);
+    return new RecordLog(file, c, FILE_HEADER_BYTES, false);
   }
 
   /**
@@ -116,11 +119,16 @@ final class RecordLog implements AutoCloseable {
    * before anything is appended, to find (and cut off) where its records end.
    *
    * @param file the file
+   * @param readOnly whether to open it for reading only: then nothing may be appended, and
+   *     {@link #scan} with {@code verify} ends the log before a torn last record rather than
+   *     cutting it off the file
    * @return the log
    * @throws IOException if the file is not a log of this format, or reading fails
    */
-  static RecordLog open(Path file) throws IOException {
-    FileChannel c = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+  static RecordLog open(Path file, boolean readOnly) throws IOException {
+    FileChannel c = readOnly
+        ? FileChannel.open(file, StandardOpenOption.READ)
+        : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
       ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_BYTES);
       readFully(c, header, 0);
@@ -132,7 +140,7 @@ final class RecordLog implements AutoCloseable {
       if (version != VERSION) {
         throw new IOException(file + " is a log of format version " + version + "; this library reads version " + VERSION);
       }
-      return new RecordLog(file, c, c.size());
+      return new RecordLog(file, c, c.size(), readOnly);
     } catch (IOException | RuntimeException e) {
       c.close();
       throw e;
@@ -434,8 +442,10 @@ final class RecordLog implements AutoCloseable {
         // this scan, and nothing mapped before it is read again.
         segments = new MappedByteBuffer[0];
         mappedEnd = 0;
-        channel.truncate(offset);
-        channel.force(true);
+        if (!readOnly) {
+          channel.truncate(offset);
+          channel.force(true);
+        }
         written = offset;
         return records;
       }

@@ -134,6 +134,8 @@ final class BuildCommand implements Callable<Integer> {
     long startNanos = System.nanoTime();
     Tally tally = new Tally();
     try (KeyReader keys = KeyReader.open(input, recordSize, parent.stdin)) {
+      // On JDK 17, which we build for, console() is null exactly when no terminal is attached.
+      @SuppressWarnings("SystemConsoleNull")
       boolean showProgress = !quiet && (progress || System.console() != null);
       ProgressBar bar = showProgress ? ProgressBar.on(err, keys.totalBytes()) : ProgressBar.off();
       try {

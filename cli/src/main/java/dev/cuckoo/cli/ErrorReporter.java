@@ -21,8 +21,8 @@ final class ErrorReporter implements IExecutionExceptionHandler, IParameterExcep
   public int handleParseException(ParameterException ex, String[] args) {
     CommandLine cmd = ex.getCommandLine();
     String line = "cuckoo: " + ex.getMessage();
-    if (ex instanceof UnmatchedArgumentException && !((UnmatchedArgumentException) ex).getSuggestions().isEmpty()) {
-      line += " (did you mean " + String.join(" or ", ((UnmatchedArgumentException) ex).getSuggestions()) + "?)";
+    if (ex instanceof UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+      line += " (did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?)";
     }
     cmd.getErr().println(line + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
     return CuckooCommand.EXIT_ERROR;

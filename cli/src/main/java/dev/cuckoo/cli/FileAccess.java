@@ -250,8 +250,8 @@ final class FileAccess {
       why = "no such file";
     } else if (e instanceof AccessDeniedException) {
       why = "permission denied";
-    } else if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
-      why = ((FileSystemException) e).getReason();
+    } else if (e instanceof FileSystemException fs && fs.getReason() != null) {
+      why = fs.getReason();
     } else {
       why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }

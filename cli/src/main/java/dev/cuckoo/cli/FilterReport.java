@@ -121,7 +121,7 @@ final class FilterReport {
 
   /** @return the {@code CF.INFO} fields, or null for a filter RedisBloom does not know */
   private Map<String, Long> redisInfo() {
-    return filter instanceof ScalableCuckooFilter ? ((ScalableCuckooFilter) filter).info() : null;
+    return filter instanceof ScalableCuckooFilter scalable ? scalable.info() : null;
   }
 
   static void row(PrintWriter out, String label, String value) {

@@ -104,6 +104,8 @@ class CuckooJarIT {
   }
 
   @Test
+  // The TLS server only has to run while the commands talk to it: its resource is never read.
+  @SuppressWarnings("try")
   void pushAndPullOverTlsTrustingTheJvmsTrustStore() throws Exception {
     // A real server with TLS on, its certificate made here (openssl) and trusted through the
     // JVM's trust store option, as a user would pass it in JAVA_OPTS.

@@ -210,14 +210,14 @@ public final class CuckooFilters {
   }
 
   private static IllegalStateException full(CuckooFilter filter) {
-    return new IllegalStateException("the filter refused a key after " + filter.size() + " (" + filter.spec()
+    return new FilterFullException("the filter refused a key after " + filter.size() + " (" + filter.spec()
         + "): it is full; give a larger capacity");
   }
 
   private static CuckooFilter merge(CuckooFilter a, CuckooFilter b) {
     long moved = a.addAll(b);
     if (moved < b.size()) {
-      throw new IllegalStateException("merging the threads' filters ran out of room after " + a.size()
+      throw new FilterFullException("merging the threads' filters ran out of room after " + a.size()
           + " items (" + a.spec() + "): give a larger capacity");
     }
     return a;

@@ -109,17 +109,17 @@ public final class SpecSchema {
     }
     long capacity = spec.capacity().orElse(defaultCapacity);
     if (capacity < minCapacity || capacity > maxCapacity) {
-      throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, variant, minCapacity + ".." + maxCapacity);
+      throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, variant, allowed(FilterSpec.CAPACITY));
     }
     int bucketSize = spec.bucketSize().orElse(defaultBucket);
     if (!supportsBucketSize(bucketSize)) {
-      throw ConfigValues.outOfRange(FilterSpec.BUCKET_SIZE, bucketSize, variant, bucketSizesText());
+      throw ConfigValues.outOfRange(FilterSpec.BUCKET_SIZE, bucketSize, variant, allowed(FilterSpec.BUCKET_SIZE));
     }
     int bits;
     if (spec.fingerprintBits().isPresent()) {
       bits = spec.fingerprintBits().getAsInt();
       if (!supportsFingerprintBits(bits)) {
-        throw ConfigValues.outOfRange(FilterSpec.FINGERPRINT_BITS, bits, variant, fingerprintBitsText());
+        throw ConfigValues.outOfRange(FilterSpec.FINGERPRINT_BITS, bits, variant, allowed(FilterSpec.FINGERPRINT_BITS));
       }
     } else if (spec.targetFpp().isPresent()) {
       double fpp = spec.targetFpp().getAsDouble();
@@ -142,7 +142,7 @@ public final class SpecSchema {
     }
     int kicks = spec.maxKicks().orElse(defaultKicks);
     if (kicks < minKicks || kicks > maxKicks) {
-      throw ConfigValues.outOfRange(FilterSpec.MAX_KICKS, kicks, variant, minKicks + ".." + maxKicks);
+      throw ConfigValues.outOfRange(FilterSpec.MAX_KICKS, kicks, variant, allowed(FilterSpec.MAX_KICKS));
     }
 
     FilterSpec.Builder out =
@@ -338,6 +338,30 @@ public final class SpecSchema {
       throw new IllegalArgumentException("variant " + variant + " has no option '" + name + "'");
     }
     return o.allowedText();
+  }
+
+  /**
+   * What the variant allows for a key whose values it limits, as its out-of-range messages say
+   * it: {@code 4..32} for {@code fingerprintBits}, {@code 1, 2, 4, 8} for {@code bucketSize}.
+   *
+   * @param key {@code capacity}, {@code fingerprintBits}, {@code bucketSize}, {@code maxKicks}
+   *     or one of the variant's options
+   * @return what it allows, as text
+   * @throws IllegalArgumentException for any other key
+   */
+  public String allowed(String key) {
+    switch (key) {
+      case FilterSpec.CAPACITY:
+        return minCapacity + ".." + maxCapacity;
+      case FilterSpec.FINGERPRINT_BITS:
+        return fingerprintBitsText();
+      case FilterSpec.BUCKET_SIZE:
+        return bucketSizesText();
+      case FilterSpec.MAX_KICKS:
+        return minKicks + ".." + maxKicks;
+      default:
+        return optionAllowed(key);
+    }
   }
 
   /** @return every key the variant accepts: the common keys, then its options */

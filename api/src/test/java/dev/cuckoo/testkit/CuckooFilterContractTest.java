@@ -477,9 +477,11 @@ public abstract class CuckooFilterContractTest {
       cases.add(new String[] {v, "capacity", v});
     }
     cases.add(new String[] {v + "?capacity=abc", "capacity", "abc"});
-    cases.add(new String[] {v + "?capacity=0", "capacity", "0"});
-    cases.add(new String[] {v + "?capacity=-5", "capacity", "-5"});
-    cases.add(new String[] {v + "?capacity=1e6", "capacity", "1e6"});
+    // A value no variant takes reads as one this variant does not: the variant's range.
+    cases.add(new String[] {v + "?capacity=0", "capacity=0 is out of range for variant " + v + ": " + schema.minCapacity() + ".." + schema.maxCapacity()});
+    cases.add(new String[] {v + "?capacity=-5", "capacity=-5 is out of range for variant " + v});
+    cases.add(new String[] {v + "?capacity=1e6", "capacity=1e6", "scientific notation is not accepted", "1000000"});
+    cases.add(new String[] {v + "?capacity=1e12", "capacity=1e12", "scientific notation is not accepted", "1000000000000"});
     cases.add(new String[] {v + "?capacity=99999999999999999999", "capacity", "99999999999999999999"});
     if (schema.maxCapacity() < Long.MAX_VALUE) {
       long over = schema.maxCapacity() + 1;
@@ -491,31 +493,32 @@ public abstract class CuckooFilterContractTest {
     }
     cases.add(new String[] {base + "&capacity=" + cap, "capacity", "twice"});
     int overBits = schema.maxFingerprintBits() + 1;
-    if (overBits <= 64) {
-      cases.add(new String[] {base + "&fingerprintBits=" + overBits, "fingerprintBits", Integer.toString(overBits), v,
-          schema.fingerprintBitsText()});
-    } else {
-      cases.add(new String[] {base + "&fingerprintBits=" + overBits, "fingerprintBits", Integer.toString(overBits), "1..64"});
-    }
+    cases.add(new String[] {base + "&fingerprintBits=" + overBits, "fingerprintBits", Integer.toString(overBits), v,
+        schema.fingerprintBitsText()});
     if (schema.minFingerprintBits() > 1) {
       int underBits = schema.minFingerprintBits() - 1;
       cases.add(new String[] {base + "&fingerprintBits=" + underBits, "fingerprintBits", Integer.toString(underBits), v});
     }
+    cases.add(new String[] {base + "&fingerprintBits=0",
+        "fingerprintBits=0 is out of range for variant " + v + ": " + schema.fingerprintBitsText()});
+    cases.add(new String[] {base + "&fingerprintBits=-3",
+        "fingerprintBits=-3 is out of range for variant " + v + ": " + schema.fingerprintBitsText()});
     cases.add(new String[] {base + "&fingerprintBits=twelve", "fingerprintBits", "twelve"});
-    cases.add(new String[] {base + "&bucketSize=0", "bucketSize", "0"});
+    cases.add(new String[] {base + "&bucketSize=0", "bucketSize=0 is out of range for variant " + v + ": " + schema.bucketSizesText()});
     for (int b = 1; b < 1_000; b++) {
       if (!schema.supportsBucketSize(b)) {
         cases.add(new String[] {base + "&bucketSize=" + b, "bucketSize", Integer.toString(b), v, schema.bucketSizesText()});
         break;
       }
     }
-    cases.add(new String[] {base + "&maxKicks=-1", "maxKicks", "-1"});
+    cases.add(new String[] {base + "&maxKicks=-1", "maxKicks=-1 is out of range for variant " + v + ": " + schema.minMaxKicks() + ".." + schema.maxMaxKicks()});
     if (schema.maxMaxKicks() < Integer.MAX_VALUE) {
       int overKicks = schema.maxMaxKicks() + 1;
       cases.add(new String[] {base + "&maxKicks=" + overKicks, "maxKicks", Integer.toString(overKicks), v});
     }
     cases.add(new String[] {base + "&targetFpp=1.5", "targetFpp", "1.5"});
     cases.add(new String[] {base + "&targetFpp=0", "targetFpp"});
+    cases.add(new String[] {base + "&targetFpp=-0.1", "targetFpp=-0.1 is out of range", "strictly between 0 and 1"});
     cases.add(new String[] {base + "&targetFpp=1e-300", "targetFpp", v});
     cases.add(new String[] {base + "&fingerprintBits=" + schema.defaultFingerprintBits() + "&targetFpp=0.01", "fingerprintBits", "targetFpp"});
     cases.add(new String[] {base + "&hash=no-such-hash", "no-such-hash", CuckooFilters.hashes().isEmpty() ? "none" : CuckooFilters.hashes().iterator().next()});

@@ -223,7 +223,10 @@ public final class FilterSpec {
     return Optional.ofNullable(hashInstance);
   }
 
-  /** @return the hash seed, if given */
+  /**
+   * @return the hash seed, if given; a resolved spec names one (0 by default) unless its hash is
+   *     an instance and no seed was given with it
+   */
   public OptionalLong seed() {
     return seed == null ? OptionalLong.empty() : OptionalLong.of(seed);
   }
@@ -457,7 +460,8 @@ public final class FilterSpec {
     /**
      * Uses this hash strategy instance as it is. Its {@link HashStrategy#name() name} is what the
      * config string and filter files record, so a reader finds it by that name (or is given the
-     * instance). A {@link #seed} given too is recorded but not applied to the instance.
+     * instance). A {@link #seed} given too is recorded but not applied to the instance; without
+     * one the resolved spec names no seed, as a {@link HashStrategy} cannot say its own.
      *
      * @param strategy the hash strategy
      * @return this builder

@@ -80,7 +80,9 @@ public final class SpecSchema {
   /**
    * Checks a spec and fills in every default. The result names every common key (with the
    * fingerprint width derived from {@code targetFpp} if that was given, and {@code targetFpp}
-   * dropped) and every option; resolving it again returns an equal spec.
+   * dropped; and without {@code seed} when the hash is an instance and no seed was given, since
+   * the instance's own seed is not known) and every option; resolving it again returns an equal
+   * spec.
    *
    * @param spec a spec for this variant
    * @return the resolved spec
@@ -150,13 +152,15 @@ public final class SpecSchema {
             .capacity(capacity)
             .fingerprintBits(bits)
             .bucketSize(bucketSize)
-            .seed(spec.seed().orElse(0L))
             .maxKicks(kicks)
             .concurrency(resolveConcurrency(spec.concurrency().orElse(Concurrency.NONE)));
     if (spec.hashInstance().isPresent()) {
+      // A HashStrategy cannot say its seed: the spec records one only if the caller gave it,
+      // never a default the instance may contradict.
       out.hash(spec.hashInstance().get());
+      spec.seed().ifPresent(out::seed);
     } else {
-      out.hash(spec.hash().orElse(defaultHash));
+      out.hash(spec.hash().orElse(defaultHash)).seed(spec.seed().orElse(0L));
     }
     for (Option option : options.values()) {
       String given = spec.options().get(option.name);

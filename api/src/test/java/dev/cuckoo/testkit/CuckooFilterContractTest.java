@@ -560,6 +560,43 @@ public abstract class CuckooFilterContractTest {
     return Stream.concat(configs, Stream.of(noVariant));
   }
 
+  /**
+   * A filter the heap cannot hold is refused before anything is allocated, with a message that
+   * names the bytes it needs, the heap's maximum and a config that fits (here the largest
+   * capacity of the variant's widest fingerprints; a variant that does not say what it allocates,
+   * or whose largest filter fits this heap, is skipped).
+   */
+  @Test
+  void aFilterTheHeapCannotHoldIsRefusedNamingOneThatFits() {
+    SpecSchema schema = CuckooFilters.provider(variant()).schema();
+    // The widest fingerprints: at its largest capacity such a table nears the most one array holds.
+    FilterSpec resolved = null;
+    for (long capacity = schema.maxCapacity(); resolved == null; capacity = capacity / 4 * 3) {
+      try {
+        resolved = CuckooFilters.provider(variant()).validate(FilterSpec.builder(variant()).capacity(capacity)
+            .fingerprintBits(schema.maxFingerprintBits()).build());
+      } catch (IllegalArgumentException tooLargeForThisShape) {
+        // the largest capacity is another shape's
+      }
+    }
+    java.util.OptionalLong needed = CuckooFilters.provider(variant()).memoryToCreate(resolved);
+    long max = Runtime.getRuntime().maxMemory();
+    if (needed.isEmpty() || needed.getAsLong() <= max) {
+      return;
+    }
+    FilterSpec spec = resolved;
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.create(spec),
+        () -> "a filter of " + needed.getAsLong() + " bytes was created in a heap of " + max);
+    String m = e.getMessage();
+    assertTrue(m.contains(needed.getAsLong() + " bytes") && m.contains(max + " bytes") && m.contains("-Xmx"), m);
+    java.util.regex.Matcher fits = java.util.regex.Pattern.compile("(" + java.util.regex.Pattern.quote(variant()) + "\\?\\S+) fits").matcher(m);
+    assertTrue(fits.find(), "no config that fits in: " + m);
+    FilterSpec smaller = CuckooFilters.provider(variant()).validate(FilterSpec.parse(fits.group(1)));
+    assertTrue(smaller.capacity().getAsLong() < spec.capacity().getAsLong(), m);
+    assertTrue(CuckooFilters.provider(variant()).memoryToCreate(smaller).getAsLong() <= max, m);
+    assertEquals(spec.toBuilder().capacity(smaller.capacity().getAsLong()).build(), smaller, "only the capacity differs: " + m);
+  }
+
   // ---------------------------------------------------------------- threads and sizes
 
   /**

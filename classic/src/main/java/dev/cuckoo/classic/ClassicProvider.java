@@ -10,6 +10,7 @@ import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
+import java.util.OptionalLong;
 
 /**
  * Variant {@code classic}: the cuckoo filter of Fan et al. (CoNEXT 2014), partial-key cuckoo
@@ -149,6 +150,11 @@ public final class ClassicProvider implements FilterProvider {
       max = Math.max(max, maxCapacity(slots, MIN_BITS));
     }
     return max;
+  }
+
+  @Override
+  public OptionalLong memoryToCreate(FilterSpec resolved) {
+    return OptionalLong.of(ClassicFilter.tableBytes(resolved));
   }
 
   @Override

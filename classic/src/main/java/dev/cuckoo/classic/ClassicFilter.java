@@ -42,6 +42,8 @@ abstract sealed class ClassicFilter extends TableFilter
    *
    * @param spec the resolved spec
    * @return the filter
+   * @throws IllegalArgumentException for a shape that wastes memory, fingerprints so short for
+   *     the capacity that a wider one takes less ({@link CuckooSizing#bucketCountForNewTable})
    */
   static ClassicFilter of(FilterSpec spec) {
     int slots = spec.bucketSize().getAsInt();
@@ -53,7 +55,8 @@ abstract sealed class ClassicFilter extends TableFilter
   /**
    * @param spec the resolved spec
    * @return the bytes the table of a new filter of that spec takes
-   * @throws IllegalArgumentException as {@link #of(FilterSpec)} does for a shape it refuses
+   * @throws IllegalArgumentException as {@link #of(FilterSpec)} does for a shape that wastes
+   *     memory ({@link CuckooSizing#bucketCountForNewTable})
    */
   static long tableBytes(FilterSpec spec) {
     return Long.BYTES * BucketTable.allocatedWords(newBucketCount(spec), spec.bucketSize().getAsInt(),
@@ -61,8 +64,8 @@ abstract sealed class ClassicFilter extends TableFilter
   }
 
   private static long newBucketCount(FilterSpec spec) {
-    return CuckooSizing.bucketCount(spec.capacity().getAsLong(), spec.bucketSize().getAsInt(),
-        spec.fingerprintBits().getAsInt());
+    return CuckooSizing.bucketCountForNewTable(spec.capacity().getAsLong(), spec.bucketSize().getAsInt(),
+        spec.fingerprintBits().getAsInt(), ClassicProvider.MAX_BITS);
   }
 
   /**

@@ -388,7 +388,7 @@ public final class FilterSpec {
      */
     public Builder capacity(long capacity) {
       if (capacity < 1) {
-        throw outOfRange(CAPACITY, capacity, "at least 1");
+        throw outOfRange(CAPACITY, capacity, "at least 1", "");
       }
       this.capacity = capacity;
       return this;
@@ -402,7 +402,7 @@ public final class FilterSpec {
      */
     public Builder fingerprintBits(int bits) {
       if (bits < 1 || bits > 64) {
-        throw outOfRange(FINGERPRINT_BITS, bits, "1..64");
+        throw outOfRange(FINGERPRINT_BITS, bits, "1..64", "");
       }
       this.fingerprintBits = bits;
       return this;
@@ -432,7 +432,7 @@ public final class FilterSpec {
      */
     public Builder bucketSize(int slots) {
       if (slots < 1) {
-        throw outOfRange(BUCKET_SIZE, slots, "at least 1");
+        throw outOfRange(BUCKET_SIZE, slots, "at least 1", " (a bucket holds at least 1 slot)");
       }
       this.bucketSize = slots;
       return this;
@@ -491,7 +491,7 @@ public final class FilterSpec {
      */
     public Builder maxKicks(int kicks) {
       if (kicks < 0) {
-        throw outOfRange(MAX_KICKS, kicks, "at least 0");
+        throw outOfRange(MAX_KICKS, kicks, "at least 0", "");
       }
       this.maxKicks = kicks;
       return this;
@@ -587,11 +587,12 @@ public final class FilterSpec {
      * A value no variant takes is reported with the range of this spec's variant when it is
      * installed, as the variant reports a value outside its own range, so that a user sees one
      * range per variant ({@code fingerprintBits=0} and {@code =3} both say {@code 4..32} for
-     * {@code classic}); otherwise with what any variant could take.
+     * {@code classic}); otherwise with what any variant could take. {@code why} follows the
+     * variant's range, to say why a value no variant takes is out of it.
      */
-    private IllegalArgumentException outOfRange(String key, long value, String anyVariant) {
+    private IllegalArgumentException outOfRange(String key, long value, String anyVariant, String why) {
       return ProviderRegistry.installedSchema(variant)
-          .map(schema -> ConfigValues.outOfRange(key, value, variant, schema.allowed(key)))
+          .map(schema -> ConfigValues.outOfRange(key, value, variant, schema.allowed(key) + why))
           .orElseGet(() -> new IllegalArgumentException(key + "=" + value + " is out of range: " + anyVariant));
     }
 

@@ -1,6 +1,7 @@
 package dev.cuckoo;
 
 import dev.cuckoo.internal.FilterFile;
+import dev.cuckoo.internal.HeapRoom;
 import dev.cuckoo.internal.ProviderRegistry;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.HashStrategy;
@@ -10,6 +11,7 @@ import java.io.InputStream;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Collector;
 
@@ -37,7 +39,8 @@ public final class CuckooFilters {
    * @param config the config string; see {@link FilterSpec#parse(String)}
    * @return the filter
    * @throws IllegalArgumentException naming the key, the value and what is allowed, if the
-   *     string is malformed, a value is out of range, or the variant or hash is not installed
+   *     string is malformed, a value is out of range, or the variant or hash is not installed;
+   *     or as {@link #create(FilterSpec)} does if the heap cannot hold the filter
    */
   public static CuckooFilter create(String config) {
     return create(FilterSpec.parse(config));
@@ -48,11 +51,13 @@ public final class CuckooFilters {
    *
    * @param spec the configuration; what it leaves out, the variant fills in
    * @return the filter, whose {@link CuckooFilter#spec()} is the resolved spec
-   * @throws IllegalArgumentException if the variant is not installed or rejects the spec
+   * @throws IllegalArgumentException if the variant is not installed or rejects the spec, or if
+   *     the heap cannot hold the filter: the message then names the bytes it needs, the heap's
+   *     maximum and the same config with a capacity that fits
    */
   public static CuckooFilter create(FilterSpec spec) {
     ProviderRegistry.Resolved r = ProviderRegistry.resolve(spec);
-    return r.provider().create(r.spec());
+    return HeapRoom.create(r.provider(), r.spec());
   }
 
   /**
@@ -158,7 +163,8 @@ public final class CuckooFilters {
    *
    * @param config the filter's config string
    * @return the collector
-   * @throws IllegalArgumentException if the config is not valid (checked now, not when the
+   * @throws IllegalArgumentException if the config is not valid or the heap cannot hold its
+   *     filter (checked now, by creating the first thread's filter, not when the
    *     stream runs)
    */
   public static Collector<CharSequence, ?, CuckooFilter> toFilter(String config) {
@@ -198,9 +204,17 @@ public final class CuckooFilters {
         Collector.Characteristics.UNORDERED);
   }
 
+  /**
+   * The empty filters of a collect, the first one created now: whatever would refuse it (the
+   * heap, the variant) fails the call, not a worker thread of the stream.
+   */
   private static Supplier<CuckooFilter> emptyFilters(String config) {
     ProviderRegistry.Resolved r = ProviderRegistry.resolve(FilterSpec.parse(config));
-    return () -> r.provider().create(r.spec());
+    AtomicReference<CuckooFilter> first = new AtomicReference<>(HeapRoom.create(r.provider(), r.spec()));
+    return () -> {
+      CuckooFilter f = first.getAndSet(null);
+      return f != null ? f : HeapRoom.create(r.provider(), r.spec());
+    };
   }
 
   private static void addOrFail(CuckooFilter filter, CharSequence key) {
@@ -210,14 +224,14 @@ public final class CuckooFilters {
   }
 
   private static IllegalStateException full(CuckooFilter filter) {
-    return new IllegalStateException("the filter refused a key after " + filter.size() + " (" + filter.spec()
+    return new FilterFullException("the filter refused a key after " + filter.size() + " (" + filter.spec()
         + "): it is full; give a larger capacity");
   }
 
   private static CuckooFilter merge(CuckooFilter a, CuckooFilter b) {
     long moved = a.addAll(b);
     if (moved < b.size()) {
-      throw new IllegalStateException("merging the threads' filters ran out of room after " + a.size()
+      throw new FilterFullException("merging the threads' filters ran out of room after " + a.size()
           + " items (" + a.spec() + "): give a larger capacity");
     }
     return a;

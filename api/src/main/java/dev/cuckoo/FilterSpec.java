@@ -2,6 +2,7 @@ package dev.cuckoo;
 
 import dev.cuckoo.internal.ConfigText;
 import dev.cuckoo.internal.ProviderRegistry;
+import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.HashStrategy;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -222,7 +223,10 @@ public final class FilterSpec {
     return Optional.ofNullable(hashInstance);
   }
 
-  /** @return the hash seed, if given */
+  /**
+   * @return the hash seed, if given; a resolved spec names one (0 by default) unless its hash is
+   *     an instance and no seed was given with it
+   */
   public OptionalLong seed() {
     return seed == null ? OptionalLong.empty() : OptionalLong.of(seed);
   }
@@ -379,11 +383,12 @@ public final class FilterSpec {
      * @param capacity the number of items the filter is sized for, at least 1 (the variant
      *     checks its own upper limit)
      * @return this builder
-     * @throws IllegalArgumentException if {@code capacity < 1}
+     * @throws IllegalArgumentException if {@code capacity < 1}, naming the variant's range when it
+     *     is installed
      */
     public Builder capacity(long capacity) {
       if (capacity < 1) {
-        throw new IllegalArgumentException(CAPACITY + "=" + capacity + " is out of range: at least 1");
+        throw outOfRange(CAPACITY, capacity, "at least 1", "");
       }
       this.capacity = capacity;
       return this;
@@ -392,11 +397,12 @@ public final class FilterSpec {
     /**
      * @param bits the fingerprint width, 1..64 (the variant checks its own range)
      * @return this builder
-     * @throws IllegalArgumentException if {@code bits} is outside 1..64
+     * @throws IllegalArgumentException if {@code bits} is outside 1..64, naming the variant's
+     *     range when it is installed
      */
     public Builder fingerprintBits(int bits) {
       if (bits < 1 || bits > 64) {
-        throw new IllegalArgumentException(FINGERPRINT_BITS + "=" + bits + " is out of range: 1..64");
+        throw outOfRange(FINGERPRINT_BITS, bits, "1..64", "");
       }
       this.fingerprintBits = bits;
       return this;
@@ -421,11 +427,12 @@ public final class FilterSpec {
      * @param slots the number of slots per bucket, at least 1 (the variant checks which it
      *     supports)
      * @return this builder
-     * @throws IllegalArgumentException if {@code slots < 1}
+     * @throws IllegalArgumentException if {@code slots < 1}, naming the variant's bucket sizes
+     *     when it is installed
      */
     public Builder bucketSize(int slots) {
       if (slots < 1) {
-        throw new IllegalArgumentException(BUCKET_SIZE + "=" + slots + " is out of range: at least 1");
+        throw outOfRange(BUCKET_SIZE, slots, "at least 1", " (a bucket holds at least 1 slot)");
       }
       this.bucketSize = slots;
       return this;
@@ -453,7 +460,8 @@ public final class FilterSpec {
     /**
      * Uses this hash strategy instance as it is. Its {@link HashStrategy#name() name} is what the
      * config string and filter files record, so a reader finds it by that name (or is given the
-     * instance). A {@link #seed} given too is recorded but not applied to the instance.
+     * instance). A {@link #seed} given too is recorded but not applied to the instance; without
+     * one the resolved spec names no seed, as a {@link HashStrategy} cannot say its own.
      *
      * @param strategy the hash strategy
      * @return this builder
@@ -478,11 +486,12 @@ public final class FilterSpec {
      * @param kicks the most evictions one insert may make before it is refused, at least 0 (the
      *     variant checks its own range)
      * @return this builder
-     * @throws IllegalArgumentException if {@code kicks < 0}
+     * @throws IllegalArgumentException if {@code kicks < 0}, naming the variant's range when it
+     *     is installed
      */
     public Builder maxKicks(int kicks) {
       if (kicks < 0) {
-        throw new IllegalArgumentException(MAX_KICKS + "=" + kicks + " is out of range: at least 0");
+        throw outOfRange(MAX_KICKS, kicks, "at least 0", "");
       }
       this.maxKicks = kicks;
       return this;
@@ -572,6 +581,19 @@ public final class FilterSpec {
         default:
           return option(key, value);
       }
+    }
+
+    /**
+     * A value no variant takes is reported with the range of this spec's variant when it is
+     * installed, as the variant reports a value outside its own range, so that a user sees one
+     * range per variant ({@code fingerprintBits=0} and {@code =3} both say {@code 4..32} for
+     * {@code classic}); otherwise with what any variant could take. {@code why} follows the
+     * variant's range, to say why a value no variant takes is out of it.
+     */
+    private IllegalArgumentException outOfRange(String key, long value, String anyVariant, String why) {
+      return ProviderRegistry.installedSchema(variant)
+          .map(schema -> ConfigValues.outOfRange(key, value, variant, schema.allowed(key) + why))
+          .orElseGet(() -> new IllegalArgumentException(key + "=" + value + " is out of range: " + anyVariant));
     }
 
     /**

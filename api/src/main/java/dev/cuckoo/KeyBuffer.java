@@ -38,6 +38,11 @@ final class KeyBuffer implements KeySink {
     return length;
   }
 
+  /**
+   * Makes room for {@code n} more bytes and returns where they go. It may replace the array, so
+   * a write calls it before it reads {@code bytes}: Java evaluates an array reference before the
+   * index, and {@code bytes[room(1)] = b} would write into the array just let go of.
+   */
   private int room(int n) {
     int at = length;
     if (bytes.length - at < n) {
@@ -53,7 +58,8 @@ final class KeyBuffer implements KeySink {
 
   @Override
   public KeySink putByte(byte b) {
-    bytes[room(1)] = b;
+    int at = room(1);
+    bytes[at] = b;
     return this;
   }
 
@@ -65,19 +71,22 @@ final class KeyBuffer implements KeySink {
   @Override
   public KeySink putBytes(byte[] b, int offset, int n) {
     Objects.checkFromIndexSize(offset, n, b.length);
-    System.arraycopy(b, offset, bytes, room(n), n);
+    int at = room(n);
+    System.arraycopy(b, offset, bytes, at, n);
     return this;
   }
 
   @Override
   public KeySink putInt(int value) {
-    INT_LE.set(bytes, room(Integer.BYTES), value);
+    int at = room(Integer.BYTES);
+    INT_LE.set(bytes, at, value);
     return this;
   }
 
   @Override
   public KeySink putLong(long value) {
-    LONG_LE.set(bytes, room(Long.BYTES), value);
+    int at = room(Long.BYTES);
+    LONG_LE.set(bytes, at, value);
     return this;
   }
 

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Properties;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class CuckooFiltersTest {
@@ -42,5 +45,26 @@ class CuckooFiltersTest {
   void seededHashesDiffer() {
     assertTrue(CuckooFilters.hash("fnv1a-mix", 1).hashLong(5) != CuckooFilters.hash("fnv1a-mix").hashLong(5));
     assertEquals(CuckooFilters.hash("fnv1a-mix", 0).hashLong(5), CuckooFilters.hash("fnv1a-mix").hashLong(5));
+  }
+
+  /**
+   * A full filter fails a parallel collect with its own message, not with the message a fork-join
+   * pool writes when it rethrows a worker's exception ({@code "java.lang.IllegalStateException:
+   * ..."} around the real one). Which thread overflows first varies, so the collect runs a few
+   * times.
+   */
+  @Test
+  void aParallelCollectThatOverflowsSaysSoInOneLine() {
+    List<String> keys = IntStream.range(0, 200_000).mapToObj(i -> "key-" + i).collect(Collectors.toList());
+    for (int run = 0; run < 20; run++) {
+      IllegalStateException e = assertThrows(IllegalStateException.class,
+          () -> keys.parallelStream().collect(CuckooFilters.toFilter("exact?capacity=100")));
+      assertTrue(e.getMessage().startsWith("the filter refused a key after 100 (exact?capacity=100")
+          && !e.getMessage().contains("Exception") && !e.getMessage().contains("\n"), e.getMessage());
+      IllegalStateException typed = assertThrows(IllegalStateException.class,
+          () -> keys.parallelStream().collect(CuckooFilters.toFilter("exact?capacity=100", KeyEncoder.strings())));
+      assertTrue(typed.getMessage().startsWith("the filter refused a key after 100 (exact?capacity=100")
+          && !typed.getMessage().contains("Exception"), typed.getMessage());
+    }
   }
 }

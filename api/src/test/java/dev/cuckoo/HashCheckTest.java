@@ -57,15 +57,29 @@ class HashCheckTest {
 
   @Test
   void anInstanceWithItsOwnSeedIsNotReadBackWithTheInstalledOne() throws IOException {
-    // The instance's seed is its own business: the spec records seed=0 and the name.
+    // The instance's seed is its own business: the spec records the name and no seed (a
+    // HashStrategy cannot say its seed, and seed=0 would be a claim the instance contradicts).
     HashStrategy seven = CuckooFilters.hash("fnv1a-mix", 7);
+    FilterSpec spec = CuckooFilters.create(FilterSpec.builder("exact").capacity(1000).hash(seven).build()).spec();
+    assertTrue(spec.seed().isEmpty() && !spec.toString().contains("seed="), spec.toString());
+    assertEquals(spec, FilterSpec.parse(spec.toString()).toBuilder().hash(seven).build(), "the text names all but the instance");
     byte[] file = fileOf(FilterSpec.builder("exact").capacity(1000).hash(seven).build());
+    assertEquals(spec, CuckooFilters.read(new ByteArrayInputStream(file), seven).spec(), "the spec read back");
     String m = rejection(file, null);
     assertTrue(m.contains("the installed hash 'fnv1a-mix' with seed 0 is not the hash this filter was written with")
         && m.contains("CuckooFilters.read(in, hash)"), m);
     assertHoldsEveryKey(CuckooFilters.read(new ByteArrayInputStream(file), CuckooFilters.hash("fnv1a-mix", 7)));
     String wrongSeed = rejection(file, CuckooFilters.hash("fnv1a-mix", 8));
     assertTrue(wrongSeed.contains("the given hash 'fnv1a-mix' is not the hash this filter was written with"), wrongSeed);
+  }
+
+  @Test
+  void aSeedGivenWithAnInstanceIsRecordedAsGiven() throws IOException {
+    HashStrategy seven = CuckooFilters.hash("fnv1a-mix", 7);
+    FilterSpec spec = CuckooFilters.create(FilterSpec.builder("exact").capacity(1000).hash(seven).seed(7).build()).spec();
+    assertEquals(7L, spec.seed().getAsLong(), spec.toString());
+    byte[] file = fileOf(FilterSpec.builder("exact").capacity(1000).hash(seven).seed(7).build());
+    assertHoldsEveryKey(CuckooFilters.read(new ByteArrayInputStream(file))); // by name, with seed 7
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.cuckoo.internal;
 
+import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -12,7 +13,8 @@ public final class ConfigText {
   private static final Pattern WHOLE_NUMBER = Pattern.compile("[+-]?[0-9]+(_+[0-9]+)*");
   private static final Pattern HEX_NUMBER = Pattern.compile("0[xX][0-9a-fA-F]{1,16}");
   private static final Pattern DECIMAL =
-      Pattern.compile("[+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+      Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+  private static final Pattern SCIENTIFIC = Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)[eE][+-]?[0-9]{1,4}");
 
   private ConfigText() {}
 
@@ -33,7 +35,25 @@ public final class ConfigText {
             key + "=" + value + " is out of range: at most " + Long.MAX_VALUE, overflow);
       }
     }
-    throw new IllegalArgumentException(key + "=" + value + " is not a whole number");
+    throw new IllegalArgumentException(key + "=" + value + " is not a whole number" + inDigits(value));
+  }
+
+  /**
+   * What to write instead of a number in scientific notation ({@code 1e6}), which a whole number
+   * does not take: a config string is written back with the number in digits, and {@code 1e6}
+   * and {@code 1.5e-3} look alike but only one is whole.
+   */
+  private static String inDigits(String value) {
+    if (!SCIENTIFIC.matcher(value).matches()) {
+      return "";
+    }
+    BigDecimal d = new BigDecimal(value.startsWith("+") ? value.substring(1) : value);
+    try {
+      long whole = d.longValueExact();
+      return ": scientific notation is not accepted; write it in digits, " + whole;
+    } catch (ArithmeticException notWholeOrTooLarge) {
+      return " (scientific notation is not accepted either)";
+    }
   }
 
   /**
@@ -68,8 +88,9 @@ public final class ConfigText {
   }
 
   /**
-   * Reads a non-negative decimal number such as {@code 0.001} or {@code 1e-3}; one too large for
-   * a {@code double} (such as {@code 1e999}) is out of range.
+   * Reads a decimal number such as {@code 0.001}, {@code 1e-3} or {@code -0.5} (the caller checks
+   * its range, so that a negative value is reported as out of range rather than as not a number);
+   * one too large for a {@code double} (such as {@code 1e999}) is out of range.
    *
    * @param key the key, for the message
    * @param value the text
@@ -84,7 +105,7 @@ public final class ConfigText {
     if (Double.isInfinite(d)) {
       // Double.toString would write it back as "Infinity", which no config string parses.
       throw new IllegalArgumentException(
-          key + "=" + value + " is out of range: at most " + Double.MAX_VALUE);
+          key + "=" + value + " is out of range: " + (d > 0 ? "at most " : "at least -") + Double.MAX_VALUE);
     }
     return d;
   }

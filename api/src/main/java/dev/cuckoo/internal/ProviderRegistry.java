@@ -4,9 +4,11 @@ import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.HashStrategy;
 import dev.cuckoo.spi.HashStrategyProvider;
+import dev.cuckoo.spi.SpecSchema;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
@@ -66,6 +68,14 @@ public final class ProviderRegistry {
               + "; installed variants: " + listed(variants(), "none (add a variant module such as cuckoo-classic)"));
     }
     return p;
+  }
+
+  /**
+   * @param variant a variant's name
+   * @return its schema, if it is installed (nothing is thrown for one that is not)
+   */
+  public static Optional<SpecSchema> installedSchema(String variant) {
+    return Optional.ofNullable(get().variants.get(variant)).map(FilterProvider::schema);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.cuckoo.spi;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
 import java.io.IOException;
+import java.util.OptionalLong;
 
 /**
  * A filter variant, found by {@link java.util.ServiceLoader}. Register an implementation with
@@ -54,10 +55,29 @@ public interface FilterProvider {
   }
 
   /**
+   * The bytes {@link #create} allocates for a new filter of this spec (its tables; not the few
+   * small objects around them), computed without allocating them. {@link
+   * dev.cuckoo.CuckooFilters#create} checks them against the heap before it calls {@link
+   * #create}, so that a filter the heap cannot hold is refused with a message naming one that
+   * fits rather than with an {@code OutOfMemoryError}; a variant that does not say is created
+   * unchecked.
+   *
+   * @param resolved a spec returned by {@link #validate}
+   * @return the bytes, or empty if the variant does not say (the default)
+   * @throws IllegalArgumentException if {@link #create} would refuse the spec, with the message
+   *     {@link #create} would give
+   */
+  default OptionalLong memoryToCreate(FilterSpec resolved) {
+    return OptionalLong.empty();
+  }
+
+  /**
    * Creates an empty filter.
    *
    * @param resolved a spec returned by {@link #validate}
    * @return the filter; its {@link dev.cuckoo.CuckooFilter#spec()} equals {@code resolved}
+   * @throws IllegalArgumentException if the variant refuses to create a filter of this spec
+   *     (one that would waste memory, say: see the variant's documentation)
    */
   CuckooFilter create(FilterSpec resolved);
 

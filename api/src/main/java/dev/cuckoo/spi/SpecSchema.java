@@ -80,7 +80,9 @@ public final class SpecSchema {
   /**
    * Checks a spec and fills in every default. The result names every common key (with the
    * fingerprint width derived from {@code targetFpp} if that was given, and {@code targetFpp}
-   * dropped) and every option; resolving it again returns an equal spec.
+   * dropped; and without {@code seed} when the hash is an instance and no seed was given, since
+   * the instance's own seed is not known) and every option; resolving it again returns an equal
+   * spec.
    *
    * @param spec a spec for this variant
    * @return the resolved spec
@@ -109,17 +111,17 @@ public final class SpecSchema {
     }
     long capacity = spec.capacity().orElse(defaultCapacity);
     if (capacity < minCapacity || capacity > maxCapacity) {
-      throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, variant, minCapacity + ".." + maxCapacity);
+      throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, variant, allowed(FilterSpec.CAPACITY));
     }
     int bucketSize = spec.bucketSize().orElse(defaultBucket);
     if (!supportsBucketSize(bucketSize)) {
-      throw ConfigValues.outOfRange(FilterSpec.BUCKET_SIZE, bucketSize, variant, bucketSizesText());
+      throw ConfigValues.outOfRange(FilterSpec.BUCKET_SIZE, bucketSize, variant, allowed(FilterSpec.BUCKET_SIZE));
     }
     int bits;
     if (spec.fingerprintBits().isPresent()) {
       bits = spec.fingerprintBits().getAsInt();
       if (!supportsFingerprintBits(bits)) {
-        throw ConfigValues.outOfRange(FilterSpec.FINGERPRINT_BITS, bits, variant, fingerprintBitsText());
+        throw ConfigValues.outOfRange(FilterSpec.FINGERPRINT_BITS, bits, variant, allowed(FilterSpec.FINGERPRINT_BITS));
       }
     } else if (spec.targetFpp().isPresent()) {
       double fpp = spec.targetFpp().getAsDouble();
@@ -142,7 +144,7 @@ public final class SpecSchema {
     }
     int kicks = spec.maxKicks().orElse(defaultKicks);
     if (kicks < minKicks || kicks > maxKicks) {
-      throw ConfigValues.outOfRange(FilterSpec.MAX_KICKS, kicks, variant, minKicks + ".." + maxKicks);
+      throw ConfigValues.outOfRange(FilterSpec.MAX_KICKS, kicks, variant, allowed(FilterSpec.MAX_KICKS));
     }
 
     FilterSpec.Builder out =
@@ -150,13 +152,15 @@ public final class SpecSchema {
             .capacity(capacity)
             .fingerprintBits(bits)
             .bucketSize(bucketSize)
-            .seed(spec.seed().orElse(0L))
             .maxKicks(kicks)
             .concurrency(resolveConcurrency(spec.concurrency().orElse(Concurrency.NONE)));
     if (spec.hashInstance().isPresent()) {
+      // A HashStrategy cannot say its seed: the spec records one only if the caller gave it,
+      // never a default the instance may contradict.
       out.hash(spec.hashInstance().get());
+      spec.seed().ifPresent(out::seed);
     } else {
-      out.hash(spec.hash().orElse(defaultHash));
+      out.hash(spec.hash().orElse(defaultHash)).seed(spec.seed().orElse(0L));
     }
     for (Option option : options.values()) {
       String given = spec.options().get(option.name);
@@ -338,6 +342,30 @@ public final class SpecSchema {
       throw new IllegalArgumentException("variant " + variant + " has no option '" + name + "'");
     }
     return o.allowedText();
+  }
+
+  /**
+   * What the variant allows for a key whose values it limits, as its out-of-range messages say
+   * it: {@code 4..32} for {@code fingerprintBits}, {@code 1, 2, 4, 8} for {@code bucketSize}.
+   *
+   * @param key {@code capacity}, {@code fingerprintBits}, {@code bucketSize}, {@code maxKicks}
+   *     or one of the variant's options
+   * @return what it allows, as text
+   * @throws IllegalArgumentException for any other key
+   */
+  public String allowed(String key) {
+    switch (key) {
+      case FilterSpec.CAPACITY:
+        return minCapacity + ".." + maxCapacity;
+      case FilterSpec.FINGERPRINT_BITS:
+        return fingerprintBitsText();
+      case FilterSpec.BUCKET_SIZE:
+        return bucketSizesText();
+      case FilterSpec.MAX_KICKS:
+        return minKicks + ".." + maxKicks;
+      default:
+        return optionAllowed(key);
+    }
   }
 
   /** @return every key the variant accepts: the common keys, then its options */

@@ -477,9 +477,11 @@ public abstract class CuckooFilterContractTest {
       cases.add(new String[] {v, "capacity", v});
     }
     cases.add(new String[] {v + "?capacity=abc", "capacity", "abc"});
-    cases.add(new String[] {v + "?capacity=0", "capacity", "0"});
-    cases.add(new String[] {v + "?capacity=-5", "capacity", "-5"});
-    cases.add(new String[] {v + "?capacity=1e6", "capacity", "1e6"});
+    // A value no variant takes reads as one this variant does not: the variant's range.
+    cases.add(new String[] {v + "?capacity=0", "capacity=0 is out of range for variant " + v + ": " + schema.minCapacity() + ".." + schema.maxCapacity()});
+    cases.add(new String[] {v + "?capacity=-5", "capacity=-5 is out of range for variant " + v});
+    cases.add(new String[] {v + "?capacity=1e6", "capacity=1e6", "scientific notation is not accepted", "1000000"});
+    cases.add(new String[] {v + "?capacity=1e12", "capacity=1e12", "scientific notation is not accepted", "1000000000000"});
     cases.add(new String[] {v + "?capacity=99999999999999999999", "capacity", "99999999999999999999"});
     if (schema.maxCapacity() < Long.MAX_VALUE) {
       long over = schema.maxCapacity() + 1;
@@ -491,31 +493,32 @@ public abstract class CuckooFilterContractTest {
     }
     cases.add(new String[] {base + "&capacity=" + cap, "capacity", "twice"});
     int overBits = schema.maxFingerprintBits() + 1;
-    if (overBits <= 64) {
-      cases.add(new String[] {base + "&fingerprintBits=" + overBits, "fingerprintBits", Integer.toString(overBits), v,
-          schema.fingerprintBitsText()});
-    } else {
-      cases.add(new String[] {base + "&fingerprintBits=" + overBits, "fingerprintBits", Integer.toString(overBits), "1..64"});
-    }
+    cases.add(new String[] {base + "&fingerprintBits=" + overBits, "fingerprintBits", Integer.toString(overBits), v,
+        schema.fingerprintBitsText()});
     if (schema.minFingerprintBits() > 1) {
       int underBits = schema.minFingerprintBits() - 1;
       cases.add(new String[] {base + "&fingerprintBits=" + underBits, "fingerprintBits", Integer.toString(underBits), v});
     }
+    cases.add(new String[] {base + "&fingerprintBits=0",
+        "fingerprintBits=0 is out of range for variant " + v + ": " + schema.fingerprintBitsText()});
+    cases.add(new String[] {base + "&fingerprintBits=-3",
+        "fingerprintBits=-3 is out of range for variant " + v + ": " + schema.fingerprintBitsText()});
     cases.add(new String[] {base + "&fingerprintBits=twelve", "fingerprintBits", "twelve"});
-    cases.add(new String[] {base + "&bucketSize=0", "bucketSize", "0"});
+    cases.add(new String[] {base + "&bucketSize=0", "bucketSize=0 is out of range for variant " + v + ": " + schema.bucketSizesText()});
     for (int b = 1; b < 1_000; b++) {
       if (!schema.supportsBucketSize(b)) {
         cases.add(new String[] {base + "&bucketSize=" + b, "bucketSize", Integer.toString(b), v, schema.bucketSizesText()});
         break;
       }
     }
-    cases.add(new String[] {base + "&maxKicks=-1", "maxKicks", "-1"});
+    cases.add(new String[] {base + "&maxKicks=-1", "maxKicks=-1 is out of range for variant " + v + ": " + schema.minMaxKicks() + ".." + schema.maxMaxKicks()});
     if (schema.maxMaxKicks() < Integer.MAX_VALUE) {
       int overKicks = schema.maxMaxKicks() + 1;
       cases.add(new String[] {base + "&maxKicks=" + overKicks, "maxKicks", Integer.toString(overKicks), v});
     }
     cases.add(new String[] {base + "&targetFpp=1.5", "targetFpp", "1.5"});
     cases.add(new String[] {base + "&targetFpp=0", "targetFpp"});
+    cases.add(new String[] {base + "&targetFpp=-0.1", "targetFpp=-0.1 is out of range", "strictly between 0 and 1"});
     cases.add(new String[] {base + "&targetFpp=1e-300", "targetFpp", v});
     cases.add(new String[] {base + "&fingerprintBits=" + schema.defaultFingerprintBits() + "&targetFpp=0.01", "fingerprintBits", "targetFpp"});
     cases.add(new String[] {base + "&hash=no-such-hash", "no-such-hash", CuckooFilters.hashes().isEmpty() ? "none" : CuckooFilters.hashes().iterator().next()});
@@ -555,6 +558,43 @@ public abstract class CuckooFilterContractTest {
       assertTrue(e.getMessage().contains("cuckoo.variant"), e.getMessage());
     });
     return Stream.concat(configs, Stream.of(noVariant));
+  }
+
+  /**
+   * A filter the heap cannot hold is refused before anything is allocated, with a message that
+   * names the bytes it needs, the heap's maximum and a config that fits (here the largest
+   * capacity of the variant's widest fingerprints; a variant that does not say what it allocates,
+   * or whose largest filter fits this heap, is skipped).
+   */
+  @Test
+  void aFilterTheHeapCannotHoldIsRefusedNamingOneThatFits() {
+    SpecSchema schema = CuckooFilters.provider(variant()).schema();
+    // The widest fingerprints: at its largest capacity such a table nears the most one array holds.
+    FilterSpec resolved = null;
+    for (long capacity = schema.maxCapacity(); resolved == null; capacity = capacity / 4 * 3) {
+      try {
+        resolved = CuckooFilters.provider(variant()).validate(FilterSpec.builder(variant()).capacity(capacity)
+            .fingerprintBits(schema.maxFingerprintBits()).build());
+      } catch (IllegalArgumentException tooLargeForThisShape) {
+        // the largest capacity is another shape's
+      }
+    }
+    java.util.OptionalLong needed = CuckooFilters.provider(variant()).memoryToCreate(resolved);
+    long max = Runtime.getRuntime().maxMemory();
+    if (needed.isEmpty() || needed.getAsLong() <= max) {
+      return;
+    }
+    FilterSpec spec = resolved;
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.create(spec),
+        () -> "a filter of " + needed.getAsLong() + " bytes was created in a heap of " + max);
+    String m = e.getMessage();
+    assertTrue(m.contains(needed.getAsLong() + " bytes") && m.contains(max + " bytes") && m.contains("-Xmx"), m);
+    java.util.regex.Matcher fits = java.util.regex.Pattern.compile("(" + java.util.regex.Pattern.quote(variant()) + "\\?\\S+) fits").matcher(m);
+    assertTrue(fits.find(), "no config that fits in: " + m);
+    FilterSpec smaller = CuckooFilters.provider(variant()).validate(FilterSpec.parse(fits.group(1)));
+    assertTrue(smaller.capacity().getAsLong() < spec.capacity().getAsLong(), m);
+    assertTrue(CuckooFilters.provider(variant()).memoryToCreate(smaller).getAsLong() <= max, m);
+    assertEquals(spec.toBuilder().capacity(smaller.capacity().getAsLong()).build(), smaller, "only the capacity differs: " + m);
   }
 
   // ---------------------------------------------------------------- threads and sizes
@@ -1012,7 +1052,8 @@ public abstract class CuckooFilterContractTest {
         assertTrue(variant.getMessage().contains(spec.variant()), variant.getMessage());
       }
     }
-    CuckooFilter larger = CuckooFilters.create(spec.toBuilder().capacity(spec.capacity().getAsLong() * 8 + 1000).build());
+    // Not much larger: a variant may refuse the shortest fingerprints for many more keys.
+    CuckooFilter larger = CuckooFilters.create(spec.toBuilder().capacity(spec.capacity().getAsLong() * 2 + 1000).build());
     larger.add("in the larger one");
     if (mergesAcrossCapacities(spec)) {
       assertEquals(1, a.addAll(larger));

@@ -44,12 +44,30 @@ abstract sealed class ClassicFilter extends TableFilter
    *
    * @param spec the resolved spec
    * @return the filter
+   * @throws IllegalArgumentException for a shape that wastes memory, fingerprints so short for
+   *     the capacity that a wider one takes less ({@link CuckooSizing#bucketCountForNewTable})
    */
   static ClassicFilter of(FilterSpec spec) {
     int slots = spec.bucketSize().getAsInt();
     int bits = spec.fingerprintBits().getAsInt();
-    BucketTable table = BucketTable.create(CuckooSizing.bucketCount(spec.capacity().getAsLong(), slots, bits), slots, bits);
+    BucketTable table = BucketTable.create(newBucketCount(spec), slots, bits);
     return of(spec, table, new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0);
+  }
+
+  /**
+   * @param spec the resolved spec
+   * @return the bytes the table of a new filter of that spec takes
+   * @throws IllegalArgumentException as {@link #of(FilterSpec)} does for a shape that wastes
+   *     memory ({@link CuckooSizing#bucketCountForNewTable})
+   */
+  static long tableBytes(FilterSpec spec) {
+    return Long.BYTES * BucketTable.allocatedWords(newBucketCount(spec), spec.bucketSize().getAsInt(),
+        spec.fingerprintBits().getAsInt());
+  }
+
+  private static long newBucketCount(FilterSpec spec) {
+    return CuckooSizing.bucketCountForNewTable(spec.capacity().getAsLong(), spec.bucketSize().getAsInt(),
+        spec.fingerprintBits().getAsInt(), ClassicProvider.MAX_BITS);
   }
 
   /**

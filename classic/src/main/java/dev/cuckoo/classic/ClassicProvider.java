@@ -10,6 +10,7 @@ import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
+import java.util.OptionalLong;
 
 /**
  * Variant {@code classic}: the cuckoo filter of Fan et al. (CoNEXT 2014), partial-key cuckoo
@@ -29,7 +30,9 @@ import java.io.IOException;
  *   <li>built for capacity {@code N} (and {@code maxKicks >= 2000}), it takes {@code N} distinct
  *       keys without refusing one, in a table of about {@code N·f / load} bits (load 0.48,
  *       0.82, 0.965, 0.96 for {@code b} = 1, 2, 4, 8), or more where fingerprints are too
- *       short for {@code N} keys ({@link dev.cuckoo.engine.CuckooSizing}); with buckets of 4
+ *       short for {@code N} keys ({@link dev.cuckoo.engine.CuckooSizing}), and refused where a
+ *       wider fingerprint would take less than half as many bits (4-bit fingerprints in buckets
+ *       of 1 for more than about 4,000 keys, say: the message names the width to use); with buckets of 4
  *       and {@code f >= 8}, at most {@code f / 0.95} bits per key in all from 20,000 keys up;
  *   <li>the table is not rounded to a power of two and may hold more than 2^31 slots; it is one
  *       {@code long[]}, which bounds the capacity: from about 3·10^10 keys with 4-bit
@@ -57,7 +60,7 @@ public final class ClassicProvider implements FilterProvider {
   public static final String NAME = "classic";
 
   private static final int MIN_BITS = 4;
-  private static final int MAX_BITS = 32;
+  static final int MAX_BITS = 32;
   private static final int[] BUCKET_SIZES = {1, 2, 4, 8};
 
   private static final SpecSchema SCHEMA =
@@ -149,6 +152,11 @@ public final class ClassicProvider implements FilterProvider {
       max = Math.max(max, maxCapacity(slots, MIN_BITS));
     }
     return max;
+  }
+
+  @Override
+  public OptionalLong memoryToCreate(FilterSpec resolved) {
+    return OptionalLong.of(ClassicFilter.tableBytes(resolved));
   }
 
   @Override

@@ -86,8 +86,14 @@ class ClassicFilterTest {
     for (int b : new int[] {1, 2, 4, 8}) {
       for (int bits : new int[] {4, 5, 6, 7, 8, 9, 12, 16, 17, 24, 32}) {
         for (long capacity : new long[] {1, 7, 500, 30_000}) {
-          CuckooFilter f = CuckooFilters.create(
-              "classic?capacity=" + capacity + "&fingerprintBits=" + bits + "&bucketSize=" + b + "&seed=" + r.nextInt());
+          String config = "classic?capacity=" + capacity + "&fingerprintBits=" + bits + "&bucketSize=" + b + "&seed=" + r.nextInt();
+          CuckooFilter f;
+          try {
+            f = CuckooFilters.create(config);
+          } catch (IllegalArgumentException wasteful) { // fingerprints too short for that many keys
+            assertTrue(b <= 2 && bits <= 7 && wasteful.getMessage().contains("bits per key"), wasteful.getMessage());
+            continue;
+          }
           for (long i = 0; i < capacity; i++) {
             if (!f.add(Filters.mix(salt + i))) {
               fail(f.spec() + " (" + TestSeed.rerun() + ") refused distinct key " + (i + 1) + " of its capacity");
@@ -170,5 +176,25 @@ class ClassicFilterTest {
     assertTrue(words8 <= BucketTable.MAX_WORDS && words8 > BucketTable.MAX_WORDS - 64, words8 + " words");
     assertTrue(ClassicProvider.maxCapacity(8, 4) > 30_000_000_000L);
     assertTrue(ClassicProvider.maxCapacity(1, 32) > 2_000_000_000L);
+  }
+
+  /**
+   * A new user's 4-bit fingerprints in buckets of 1 for a million keys took 109 million slots,
+   * 438 bits per key, without a word: such a shape is refused, naming its cost and the width
+   * that costs less and gives fewer false positives; the same shape for a few thousand keys,
+   * which costs little more, is still made.
+   */
+  @Test
+  void aShapeThatWastesMemoryIsRefusedNamingItsCostAndTheWidthToUse() {
+    String m = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.create("classic?capacity=1000000&bucketSize=1&fingerprintBits=4")).getMessage();
+    assertTrue(m.contains("fingerprintBits=4 with bucketSize=1 takes 109635454 slots for capacity=1000000, 438.5 bits per key")
+        && m.contains("use fingerprintBits=10"), m);
+    String bucketsOfTwo = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.create("classic?capacity=10000000&bucketSize=2&fingerprintBits=4")).getMessage();
+    assertTrue(bucketsOfTwo.contains("bits per key") && bucketsOfTwo.contains("two buckets hold at most 4 keys of one fingerprint"), bucketsOfTwo);
+    CuckooFilter small = CuckooFilters.create("classic?capacity=1500&bucketSize=1&fingerprintBits=4");
+    assertTrue(8.0 * small.sizeInBytes() / small.capacity() < 40, small.sizeInBytes() + " bytes");
+    CuckooFilters.create("classic?capacity=1000000&bucketSize=1&fingerprintBits=10");
   }
 }

@@ -1,5 +1,7 @@
 package dev.cuckoo.engine;
 
+import java.util.Locale;
+
 /**
  * How large a table of two-choice buckets must be for a capacity, and the false-positive rate a
  * load predicts. Shared by the variants that size their table freely, so that a given capacity
@@ -71,6 +73,8 @@ public final class CuckooSizing {
   public static final int MIN_KICKS = 2000;
   /** The most buckets a table may have. */
   private static final long MAX_BUCKETS = 1L << 62;
+  /** How many times the bits per key of the cheapest wider fingerprint a new table may take. */
+  private static final double MAX_WASTE = 2.0;
   /** The refusal risk a table is sized to stay below, for its capacity in distinct keys. */
   private static final double MAX_OVERFLOW_RISK = 1e-6;
   /** Overflowing structures per overflowing bucket pair (see the notes). */
@@ -132,6 +136,55 @@ public final class CuckooSizing {
    */
   public static long bucketCount(long capacity, int bucketSize, int fingerprintBits) {
     return bucketCount(capacity, bucketSize, fingerprintBits, designLoad(bucketSize));
+  }
+
+  /**
+   * {@link #bucketCount} for a new table, refusing a shape that wastes memory: fingerprints so
+   * short for the capacity that the table must grow (see the notes: with 4-bit fingerprints in
+   * buckets of 1, a million keys take 109 million slots, 438 bits per key) to more than {@link
+   * #MAX_WASTE} times the bits of the cheapest wider fingerprint, which also gives fewer false
+   * positives. Such a shape is worse on both counts, so no one wants it, and a library has no
+   * channel to warn on: it is refused with the cost and the width to use instead. Short
+   * fingerprints that cost a little more (4 bits in buckets of 1 for a few thousand keys) are
+   * left alone. Tables already written are read with {@link #bucketCount}, whatever their shape.
+   *
+   * @param capacity the items the table must hold, at least 1
+   * @param bucketSize slots per bucket: 1, 2, 4 or 8
+   * @param fingerprintBits the fingerprint width
+   * @param maxFingerprintBits the widest fingerprint the variant supports, at most 32
+   * @return an even bucket count, at least 2
+   * @throws IllegalArgumentException as {@link #bucketCount} does, or for a shape that wastes
+   *     memory, naming its bits per key and the fingerprint width to use instead
+   */
+  public static long bucketCountForNewTable(long capacity, int bucketSize, int fingerprintBits, int maxFingerprintBits) {
+    long buckets = bucketCount(capacity, bucketSize, fingerprintBits);
+    if (buckets <= even(Math.ceil(capacity / (bucketSize * designLoad(bucketSize))))) {
+      return buckets; // fingerprints long enough: the table did not grow
+    }
+    double bitsPerKey = bitsPerKey(buckets, capacity, bucketSize, fingerprintBits);
+    int best = fingerprintBits;
+    double bestBits = bitsPerKey;
+    for (int f = fingerprintBits + 1; f <= maxFingerprintBits; f++) {
+      double b = bitsPerKey(bucketCount(capacity, bucketSize, f), capacity, bucketSize, f);
+      if (b < bestBits) {
+        best = f;
+        bestBits = b;
+      }
+    }
+    if (bitsPerKey > MAX_WASTE * bestBits) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "fingerprintBits=%d with bucketSize=%d takes %d slots for capacity=%d, %.1f bits per key, where"
+              + " fingerprintBits=%d takes %.1f and gives fewer false positives: fingerprints this short repeat"
+              + " too often among that many keys (two buckets hold at most %d keys of one fingerprint, so the"
+              + " table must spread the keys thin); use fingerprintBits=%d, or a smaller capacity",
+          fingerprintBits, bucketSize, buckets * bucketSize, capacity, bitsPerKey, best, bestBits,
+          2 * bucketSize, best));
+    }
+    return buckets;
+  }
+
+  private static double bitsPerKey(long buckets, long capacity, int bucketSize, int fingerprintBits) {
+    return (double) buckets * bucketSize * fingerprintBits / capacity;
   }
 
   /**

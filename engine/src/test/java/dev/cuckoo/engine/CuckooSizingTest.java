@@ -117,4 +117,23 @@ class CuckooSizingTest {
     assertEquals(0, CuckooSizing.maxCapacity(4, 16, -5));
     assertThrows(IllegalArgumentException.class, () -> CuckooSizing.maxCapacity(3, 16, 100));
   }
+
+  @Test
+  void aNewTableOfFingerprintsTooShortForItsCapacityIsRefusedNamingAWidthThatCostsLess() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooSizing.bucketCountForNewTable(1_000_000, 1, 4, 32));
+    assertTrue(e.getMessage().startsWith("fingerprintBits=4 with bucketSize=1 takes 109635454 slots for capacity=1000000,"
+        + " 438.5 bits per key, where fingerprintBits=10 takes 21.1"), e.getMessage());
+    assertEquals(109_635_454L, CuckooSizing.bucketCount(1_000_000, 1, 4), "files of that shape still read");
+    for (long capacity : new long[] {1, 40, 1_500, 4_000}) { // a little dearer than wider ones, not twice
+      assertEquals(CuckooSizing.bucketCount(capacity, 1, 4), CuckooSizing.bucketCountForNewTable(capacity, 1, 4, 32));
+    }
+    for (int b : new int[] {1, 2, 4, 8}) {
+      for (int f : new int[] {12, 16, 32}) {
+        assertEquals(CuckooSizing.bucketCount(10_000_000, b, f), CuckooSizing.bucketCountForNewTable(10_000_000, b, f, 32));
+      }
+    }
+    assertEquals(CuckooSizing.bucketCount(100_000_000, 4, 4), CuckooSizing.bucketCountForNewTable(100_000_000, 4, 4, 32),
+        "buckets of 4 grow little: no wider width is half as dear");
+  }
 }

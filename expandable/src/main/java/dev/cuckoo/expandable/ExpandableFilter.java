@@ -112,6 +112,14 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     return of(spec, new LaneTable(laneBits(spec), spec.bucketSize().getAsInt(), startK(spec)));
   }
 
+  /**
+   * @param spec the resolved spec
+   * @return the bytes the first table of a new filter of that spec takes
+   */
+  static long tableBytes(FilterSpec spec) {
+    return Long.BYTES * LaneTable.wordCount(laneBits(spec), spec.bucketSize().getAsInt(), startK(spec));
+  }
+
   /** @return a filter around a table (read from a file, say); call {@link #restore} next */
   static ExpandableFilter of(FilterSpec spec, LaneTable table) {
     if (spec.concurrency().orElse(Concurrency.NONE) == Concurrency.LOCKED) {

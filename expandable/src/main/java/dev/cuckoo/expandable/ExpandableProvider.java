@@ -9,6 +9,7 @@ import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
+import java.util.OptionalLong;
 import java.util.List;
 
 /**
@@ -134,6 +135,11 @@ public final class ExpandableProvider implements FilterProvider {
       }
     }
     return max;
+  }
+
+  @Override
+  public OptionalLong memoryToCreate(FilterSpec resolved) {
+    return OptionalLong.of(ExpandableFilter.tableBytes(resolved));
   }
 
   @Override

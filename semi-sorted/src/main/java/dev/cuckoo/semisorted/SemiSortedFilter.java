@@ -46,10 +46,20 @@ abstract sealed class SemiSortedFilter extends TableFilter
    * @return the filter
    */
   static SemiSortedFilter of(FilterSpec spec) {
-    int bits = spec.fingerprintBits().getAsInt();
-    SemiSortedTable table = SemiSortedTable.create(
-        CuckooSizing.bucketCount(spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits), bits);
+    SemiSortedTable table = SemiSortedTable.create(newBucketCount(spec), spec.fingerprintBits().getAsInt());
     return of(spec, table, new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0);
+  }
+
+  /**
+   * @param spec the resolved spec
+   * @return the bytes the table of a new filter of that spec takes
+   */
+  static long tableBytes(FilterSpec spec) {
+    return Long.BYTES * SemiSortedTable.allocatedWords(newBucketCount(spec), spec.fingerprintBits().getAsInt());
+  }
+
+  private static long newBucketCount(FilterSpec spec) {
+    return CuckooSizing.bucketCount(spec.capacity().getAsLong(), SemiSortedTable.SLOTS, spec.fingerprintBits().getAsInt());
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
+import java.util.OptionalLong;
 import java.util.List;
 
 /**
@@ -130,6 +131,11 @@ public final class SemiSortedProvider implements FilterProvider {
     // allocatedWords = ceil(buckets · (4f - 4) / 64) + 1 <= MAX_WORDS
     long maxBuckets = (SemiSortedTable.MAX_WORDS - 1) * Long.SIZE / SemiSortedTable.bucketBits(fingerprintBits);
     return CuckooSizing.maxCapacity(SemiSortedTable.SLOTS, fingerprintBits, maxBuckets);
+  }
+
+  @Override
+  public OptionalLong memoryToCreate(FilterSpec resolved) {
+    return OptionalLong.of(SemiSortedFilter.tableBytes(resolved));
   }
 
   @Override

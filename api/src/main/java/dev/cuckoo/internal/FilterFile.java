@@ -219,6 +219,7 @@ public final class FilterFile {
    * @param hashCheck the hash check, or {@code null} for version 1, which has none
    * @param payloadLength the payload's length in bytes
    */
+  @SuppressWarnings("ArrayRecordComponent") // what a reader found, handed on, never compared
   public record Header(int version, String variant, String spec, long[] hashCheck, long payloadLength) {}
 
   /**

@@ -8,6 +8,7 @@ import dev.cuckoo.Concurrency;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -43,7 +44,7 @@ public class ExpandableGrowTest {
       for (long seed = 1; seed < 1000; seed++) {
         long[] picked = pick(seed, stashed);
         if (picked != null) {
-          keys = java.util.Arrays.copyOf(picked, picked.length - 2);
+          keys = Arrays.copyOf(picked, picked.length - 2);
           key = picked[picked.length - 2];
           growing = picked[picked.length - 1];
           return;
@@ -76,7 +77,7 @@ public class ExpandableGrowTest {
           if (!keyFound || !stashed && stashSize(f) != 0) {
             return null;
           }
-          long[] picked = java.util.Arrays.copyOf(added, n + 3);
+          long[] picked = Arrays.copyOf(added, n + 3);
           picked[n + 1] = key;
           picked[n + 2] = random.nextLong();
           return picked;

@@ -23,11 +23,12 @@ import org.openjdk.jcstress.infra.results.ZZZ_Result;
  * The move takes the entry out of its bucket and then puts it in the other one; a lookup that
  * reads both buckets in between must not answer {@code false}.
  *
- * <p>Outcome: (every lookup made while the insert ran found the key, the insert returned true, the key now sits in its other
- * bucket). {@link RelocationCounter} runs on a table whose slot writes are isolated (classic, 16-bit), where
- * a lookup's miss is validated by the store's relocation counter alone; {@link StripeVersions} on one
- * whose are not (semi-sorted, which re-encodes whole buckets), where it is validated by the
- * stripes' versions.
+ * <p>Outcome: (every lookup made while the insert ran found the key, the insert returned true,
+ * the key now sits in its other bucket). {@link RelocationCounter} runs on a table whose slot
+ * writes are isolated (classic, 16-bit; classic tables of every width are), where a lookup's
+ * miss is validated by the store's relocation counter alone; {@link StripeVersions} on one whose
+ * are not (semi-sorted, which re-encodes whole buckets), where it is validated by the stripes'
+ * versions.
  */
 public class StripedKickTest {
 
@@ -49,7 +50,8 @@ public class StripedKickTest {
       keyOther = keys.other(key);
       keyFingerprint = keys.fingerprint(key);
       // The insert's buckets: the key's first, and a full one that is neither of the key's.
-      inserted = keys.find(h -> keys.bucket(h) == bucket && keys.other(h) != keyOther && keys.other(h) != bucket);
+      inserted = keys.find(h -> keys.bucket(h) == bucket && keys.other(h) != keyOther
+          && keys.other(h) != bucket);
       long full = keys.other(inserted);
       fillers = new long[7];
       for (int i = 0; i < 3; i++) {
@@ -71,6 +73,8 @@ public class StripedKickTest {
     final Scenario scenario;
     final CuckooFilter filter;
     final CuckooTable table;
+    /** Set once the insert has returned. */
+    volatile boolean inserted;
 
     FilterState(Scenario scenario) {
       this.scenario = scenario;
@@ -81,9 +85,6 @@ public class StripedKickTest {
         filter.add(f);
       }
     }
-
-    /** Set once the insert has returned. */
-    volatile boolean inserted;
 
     boolean lookUntilInserted() {
       return RepeatedLookup.allFound(() -> filter.mightContain(scenario.key), () -> inserted);

@@ -70,8 +70,10 @@ class PartialKeyHashingTest {
     for (int v = 1; v < 16; v++) {
       chiSquare += (seen[v] - expected) * (seen[v] - expected) / expected;
     }
-    // 14 degrees of freedom: P(chi^2 > 40) is below 1e-3.
-    assertTrue(chiSquare < 40, "chi-square " + chiSquare + " over " + java.util.Arrays.toString(seen) + ", " + TestSeed.rerun());
+    // 14 degrees of freedom: P(chi^2 > 55) is below 1e-6. The seed changes every run, so the
+    // bound is set where a fair hash fails about once in a million builds, not once in 4,000
+    // (as 40 would); a value favoured by 3% still lands near 90.
+    assertTrue(chiSquare < 55, "chi-square " + chiSquare + " over " + java.util.Arrays.toString(seen) + ", " + TestSeed.rerun());
     assertEquals(1.0 / 15, PartialKeyHashing.matchProbability(bits), 1e-15);
   }
 

@@ -74,7 +74,7 @@ public class ExpandableGrowTest {
           keyFound = true;
         }
         if (entries(f) == growAt) {
-          if (!keyFound || !stashed && stashSize(f) != 0) {
+          if (!keyFound || (!stashed && stashSize(f) != 0)) {
             return null;
           }
           long[] picked = Arrays.copyOf(added, n + 3);

@@ -22,7 +22,7 @@ final class IdentityHash implements HashStrategy {
   public long hashBytes(byte[] bytes, int offset, int length) {
     long h = 0;
     for (int i = Math.min(length, Long.BYTES) - 1; i >= 0; i--) {
-      h = h << 8 | bytes[offset + i] & 0xFF;
+      h = (h << 8) | (bytes[offset + i] & 0xFF);
     }
     return h;
   }

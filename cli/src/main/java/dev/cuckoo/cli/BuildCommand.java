@@ -104,7 +104,7 @@ final class BuildCommand implements Callable<Integer> {
 
   @Option(names = "--in-place",
       description = "Build the filter in a mapped file rather than on the heap, for filters larger "
-          + "than the heap (variants that map: classic). The file is built under a temporary name "
+          + "than the heap (variants that map: classic, semi-sorted). The file is built under a temporary name "
           + "beside the output and renamed when done; the hash must be installed.")
   boolean inPlace;
 

@@ -93,12 +93,12 @@ public final class FilterFuzzing {
    * must answer without an exception, whatever its table holds.
    *
    * @param input any bytes
-   * @param file where to write them; replaced
    */
-  public static void openFile(byte[] input, java.nio.file.Path file) {
+  public static void openFile(byte[] input) {
     if (input == null) {
       return;
     }
+    Path file = OpenedFile.PATH;
     try {
       Files.write(file, input);
     } catch (IOException e) {
@@ -128,6 +128,21 @@ public final class FilterFuzzing {
       }
     } catch (IOException e) {
       throw new AssertionError("closing a read-only file failed", e);
+    }
+  }
+
+  /** The file {@link #openFile} writes each input to: one per JVM, deleted when it exits. */
+  private static final class OpenedFile {
+    static final Path PATH = create();
+
+    private static Path create() {
+      try {
+        Path file = Files.createTempFile("open-fuzz", ".cuckoo");
+        file.toFile().deleteOnExit();
+        return file;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
   }
 

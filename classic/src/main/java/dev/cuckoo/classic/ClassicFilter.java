@@ -1,14 +1,13 @@
 package dev.cuckoo.classic;
 
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.FingerprintStore;
 import dev.cuckoo.engine.MappedTable;
 import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.engine.TablePayload;
-import dev.cuckoo.MappedFilter;
-import java.nio.file.Path;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 
@@ -250,28 +249,8 @@ abstract sealed class ClassicFilter extends TableFilter
     }
 
     @Override
-    public Path path() {
-      return filePath();
-    }
-
-    @Override
-    public boolean isWritable() {
-      return fileWritable();
-    }
-
-    @Override
-    public void force() throws IOException {
-      forceFile();
-    }
-
-    @Override
     public void verify() throws IOException {
       verifyFile(table.bucketCount * table.slots * table.bits);
-    }
-
-    @Override
-    public void close() throws IOException {
-      closeFile();
     }
   }
 

@@ -76,13 +76,25 @@ public abstract class TableFilter extends AbstractCuckooFilter {
     return file;
   }
 
-  /** @return the file a mapped filter's table lies in */
-  protected final java.nio.file.Path filePath() {
+  /*
+   * The methods of dev.cuckoo.MappedFilter, written once for every table variant: a variant's
+   * mapped filter class declares that it implements MappedFilter and inherits them. On a heap
+   * filter, which is no MappedFilter, they throw IllegalStateException.
+   */
+
+  /**
+   * @return the file a mapped filter's table lies in
+   * @throws IllegalStateException if the table is on the heap
+   */
+  public final java.nio.file.Path path() {
     return file().path();
   }
 
-  /** @return whether a mapped filter's file is open for writing */
-  protected final boolean fileWritable() {
+  /**
+   * @return whether a mapped filter's file is open for writing
+   * @throws IllegalStateException if the table is on the heap
+   */
+  public final boolean isWritable() {
     return file().writable();
   }
 
@@ -91,17 +103,19 @@ public abstract class TableFilter extends AbstractCuckooFilter {
    * dev.cuckoo.MappedFilter#force}).
    *
    * @throws IOException if writing fails
+   * @throws IllegalStateException if the table is on the heap, or the file is closed
    */
-  protected final void forceFile() throws IOException {
+  public final void force() throws IOException {
     file().force(store.size(), stash);
   }
 
   /**
-   * Forces a mapped filter's writable file and closes it.
+   * Forces a mapped filter's writable file and closes it ({@link dev.cuckoo.MappedFilter#close}).
    *
    * @throws IOException if writing or closing fails
+   * @throws IllegalStateException if the table is on the heap
    */
-  protected final void closeFile() throws IOException {
+  public final void close() throws IOException {
     file().close(store.size(), stash);
   }
 
@@ -115,7 +129,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   protected final void verifyFile(long usedBits) throws IOException {
     MappedTable keeper = file();
     if (keeper.writable()) {
-      forceFile();
+      force();
     }
     CuckooTable table = table();
     long held = stash.size();

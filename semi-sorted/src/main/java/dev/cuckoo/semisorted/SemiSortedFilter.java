@@ -11,7 +11,6 @@ import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.engine.TablePayload;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
-import java.nio.file.Path;
 
 /**
  * The semi-sorted cuckoo filter: partial-key cuckoo hashing over a {@link SemiSortedTable}, two
@@ -206,21 +205,6 @@ abstract sealed class SemiSortedFilter extends TableFilter
       return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
     }
 
-    @Override
-    public Path path() {
-      return filePath();
-    }
-
-    @Override
-    public boolean isWritable() {
-      return fileWritable();
-    }
-
-    @Override
-    public void force() throws IOException {
-      forceFile();
-    }
-
     /** {@inheritDoc} Every bucket's code and order too, which opening does not check. */
     @Override
     public void verify() throws IOException {
@@ -232,11 +216,6 @@ abstract sealed class SemiSortedFilter extends TableFilter
               + " or its fingerprints are out of order");
         }
       }
-    }
-
-    @Override
-    public void close() throws IOException {
-      closeFile();
     }
   }
 

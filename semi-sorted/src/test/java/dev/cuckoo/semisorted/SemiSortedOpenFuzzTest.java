@@ -3,9 +3,6 @@ package dev.cuckoo.semisorted;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.cuckoo.testkit.FilterFuzzing;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -16,21 +13,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * src/test/resources/dev/cuckoo/semisorted/SemiSortedOpenFuzzTestInputs/}.
  */
 class SemiSortedOpenFuzzTest {
-  private static final Path FILE = temporaryFile();
-
-  private static Path temporaryFile() {
-    try {
-      Path file = Files.createTempFile("semi-sorted-open-fuzz", ".cuckoo");
-      file.toFile().deleteOnExit();
-      return file;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   @FuzzTest(maxDuration = "30s")
   void open(byte[] input) {
-    FilterFuzzing.openFile(input, FILE);
+    FilterFuzzing.openFile(input);
   }
 
   /** Regenerates the seed inputs: {@code -Dcuckoo.fuzz.seeds=true -Dtest=SemiSortedOpenFuzzTest#writeSeeds}. */

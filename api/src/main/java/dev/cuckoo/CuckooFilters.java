@@ -156,7 +156,8 @@ public final class CuckooFilters {
    * Creates a file holding a new, empty filter and maps it read-write: the way to build a filter
    * larger than the heap. The file is sized for the whole table at once, but the table's pages
    * take room on disk only as keys reach them (where the file system supports sparse files).
-   * Close it, or {@link MappedFilter#force} it, before another process opens it.
+   * The file is marked as being changed until the first {@link MappedFilter#force} or {@link
+   * MappedFilter#close}: close it, or force it, before another process opens it.
    *
    * @param config the config string, as for {@link #create(String)}
    * @param path the file, which must not exist yet

@@ -400,9 +400,10 @@ public final class FilterFile {
       // setLength by writing the last byte: the pages between stay holes
       channel.write(ByteBuffer.allocate(1), header.length + payloadLength + 3);
       MappedEnvelope payload = new MappedEnvelope(path, channel, true, header.length, payloadLength, stateOffset);
-      dev.cuckoo.MappedFilter filter = provider.createIn(spec, payload);
-      filter.force();
-      return filter;
+      // Not forced here: that would read the whole file for its checksum. The file stays marked as
+      // being changed until the first force or close, so a creation cut short leaves a file that
+      // open refuses.
+      return provider.createIn(spec, payload);
     } catch (IOException | RuntimeException | Error e) {
       channel.close();
       throw e;

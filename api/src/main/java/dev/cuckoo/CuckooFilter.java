@@ -359,12 +359,16 @@ public interface CuckooFilter {
    * {@code concurrency}, and the same hash. If this filter runs out of room, the merge stops:
    * what it moved stays, the fingerprint that did not fit and the rest are not moved, and
    * nothing either filter held is lost; the return value, less than {@code other.size()}, says
-   * so. A variant that grows ({@code expandable}) grows instead.
+   * so. A variant that grows ({@code expandable}, {@code scalable} with {@code expansion=1})
+   * grows instead. A variant whose layout cannot place every fingerprint (a {@code scalable}
+   * chain with {@code expansion} of 2 or more, whose older sub-filters are full) refuses the
+   * merge before changing anything, rather than moving part of it.
    *
    * @param other the filter to merge in, not this one
    * @return how many fingerprints were moved in: {@code other.size()} if all of them
    * @throws IllegalArgumentException naming the difference, if the other filter is of another
-   *     variant, shape or hash, or is this filter
+   *     variant, shape or hash, or is this filter; or saying why, if the variant cannot merge
+   *     the two whole (this filter is then unchanged)
    * @throws UnsupportedOperationException if this variant cannot merge
    */
   default long addAll(CuckooFilter other) {

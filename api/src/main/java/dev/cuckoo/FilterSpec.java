@@ -297,10 +297,9 @@ public final class FilterSpec {
     if (this == o) {
       return true;
     }
-    if (!(o instanceof FilterSpec)) {
+    if (!(o instanceof FilterSpec s)) {
       return false;
     }
-    FilterSpec s = (FilterSpec) o;
     return variant.equals(s.variant)
         && Objects.equals(capacity, s.capacity)
         && Objects.equals(fingerprintBits, s.fingerprintBits)
@@ -558,29 +557,19 @@ public final class FilterSpec {
       if (value.isEmpty()) {
         throw new IllegalArgumentException(key + " has an empty value");
       }
-      switch (key) {
-        case CAPACITY:
-          return capacity(ConfigText.parseWhole(key, value));
-        case FINGERPRINT_BITS:
-          return fingerprintBits(ConfigText.parseInt(key, value));
-        case TARGET_FPP:
-          return targetFpp(ConfigText.parseDecimal(key, value));
-        case BUCKET_SIZE:
-          return bucketSize(ConfigText.parseInt(key, value));
-        case HASH:
-          return hash(value);
-        case SEED:
-          return seed(ConfigText.parseWholeOrHex(key, value));
-        case MAX_KICKS:
-          return maxKicks(ConfigText.parseInt(key, value));
-        case CONCURRENCY:
-          return concurrency(Concurrency.parse(value));
-        case VARIANT_PROPERTY:
-          throw new IllegalArgumentException(
-              "'variant' is not a key: the variant goes before '?', as in " + value + "?capacity=1000");
-        default:
-          return option(key, value);
-      }
+      return switch (key) {
+        case CAPACITY -> capacity(ConfigText.parseWhole(key, value));
+        case FINGERPRINT_BITS -> fingerprintBits(ConfigText.parseInt(key, value));
+        case TARGET_FPP -> targetFpp(ConfigText.parseDecimal(key, value));
+        case BUCKET_SIZE -> bucketSize(ConfigText.parseInt(key, value));
+        case HASH -> hash(value);
+        case SEED -> seed(ConfigText.parseWholeOrHex(key, value));
+        case MAX_KICKS -> maxKicks(ConfigText.parseInt(key, value));
+        case CONCURRENCY -> concurrency(Concurrency.parse(value));
+        case VARIANT_PROPERTY -> throw new IllegalArgumentException(
+            "'variant' is not a key: the variant goes before '?', as in " + value + "?capacity=1000");
+        default -> option(key, value);
+      };
     }
 
     /**

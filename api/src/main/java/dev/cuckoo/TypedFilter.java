@@ -32,7 +32,7 @@ public final class TypedFilter<T> {
   private TypedFilter(CuckooFilter filter, KeyEncoder<? super T> encoder) {
     this.filter = Objects.requireNonNull(filter, "filter must not be null");
     this.encoder = Objects.requireNonNull(encoder, "encoder must not be null");
-    this.ready = encoder instanceof ReadyEncoder ? (ReadyEncoder) encoder : null;
+    this.ready = encoder instanceof ReadyEncoder r ? r : null;
   }
 
   /**
@@ -68,11 +68,11 @@ public final class TypedFilter<T> {
    */
   public boolean add(T value) {
     if (ready != null) {
-      switch (ready) {
-        case STRINGS: return filter.add((CharSequence) value);
-        case LONGS: return filter.add((long) (Long) value);
-        default: return filter.add((byte[]) value);
-      }
+      return switch (ready) {
+        case STRINGS -> filter.add((CharSequence) value);
+        case LONGS -> filter.add((long) (Long) value);
+        default -> filter.add((byte[]) value);
+      };
     }
     KeyBuffer b = encode(value);
     return filter.add(b.array(), 0, b.length());
@@ -84,11 +84,11 @@ public final class TypedFilter<T> {
    */
   public boolean addIfAbsent(T value) {
     if (ready != null) {
-      switch (ready) {
-        case STRINGS: return filter.addIfAbsent((CharSequence) value);
-        case LONGS: return filter.addIfAbsent((long) (Long) value);
-        default: return filter.addIfAbsent((byte[]) value);
-      }
+      return switch (ready) {
+        case STRINGS -> filter.addIfAbsent((CharSequence) value);
+        case LONGS -> filter.addIfAbsent((long) (Long) value);
+        default -> filter.addIfAbsent((byte[]) value);
+      };
     }
     KeyBuffer b = encode(value);
     return filter.addIfAbsent(b.array(), 0, b.length());
@@ -100,11 +100,11 @@ public final class TypedFilter<T> {
    */
   public boolean mightContain(T value) {
     if (ready != null) {
-      switch (ready) {
-        case STRINGS: return filter.mightContain((CharSequence) value);
-        case LONGS: return filter.mightContain((long) (Long) value);
-        default: return filter.mightContain((byte[]) value);
-      }
+      return switch (ready) {
+        case STRINGS -> filter.mightContain((CharSequence) value);
+        case LONGS -> filter.mightContain((long) (Long) value);
+        default -> filter.mightContain((byte[]) value);
+      };
     }
     KeyBuffer b = encode(value);
     return filter.mightContain(b.array(), 0, b.length());
@@ -116,11 +116,11 @@ public final class TypedFilter<T> {
    */
   public boolean remove(T value) {
     if (ready != null) {
-      switch (ready) {
-        case STRINGS: return filter.remove((CharSequence) value);
-        case LONGS: return filter.remove((long) (Long) value);
-        default: return filter.remove((byte[]) value);
-      }
+      return switch (ready) {
+        case STRINGS -> filter.remove((CharSequence) value);
+        case LONGS -> filter.remove((long) (Long) value);
+        default -> filter.remove((byte[]) value);
+      };
     }
     KeyBuffer b = encode(value);
     return filter.remove(b.array(), 0, b.length());
@@ -132,11 +132,11 @@ public final class TypedFilter<T> {
    */
   public long count(T value) {
     if (ready != null) {
-      switch (ready) {
-        case STRINGS: return filter.count((CharSequence) value);
-        case LONGS: return filter.count((long) (Long) value);
-        default: return filter.count((byte[]) value);
-      }
+      return switch (ready) {
+        case STRINGS -> filter.count((CharSequence) value);
+        case LONGS -> filter.count((long) (Long) value);
+        default -> filter.count((byte[]) value);
+      };
     }
     KeyBuffer b = encode(value);
     return filter.count(b.array(), 0, b.length());

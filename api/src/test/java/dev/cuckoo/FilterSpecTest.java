@@ -55,7 +55,7 @@ class FilterSpecTest {
       if (r.nextBoolean()) b.hash(r.nextBoolean() ? "xxh3" : "murmur64a");
       if (r.nextBoolean()) b.seed(r.nextLong());
       if (r.nextBoolean()) b.maxKicks(r.nextInt(0, Integer.MAX_VALUE));
-      if (r.nextBoolean()) b.concurrency(Concurrency.values()[r.nextInt(Concurrency.values().length)]);
+      if (r.nextBoolean()) b.concurrency(anyOf(Concurrency.values(), r));
       if (r.nextBoolean()) b.option("expansion", Integer.toString(r.nextInt(100)));
       if (r.nextBoolean()) b.option("mode", r.nextBoolean() ? "a.b:c" : "x+y,z-1");
       FilterSpec s = b.build();
@@ -243,5 +243,10 @@ class FilterSpecTest {
         assertThrows(IllegalArgumentException.class, () -> FilterSpec.parse("classic?concurrency=sometimes")).getMessage());
     assertEquals("'concurrency' is a common key, not an option: set it with its own method",
         assertThrows(IllegalArgumentException.class, () -> FilterSpec.builder("v").option("concurrency", "none")).getMessage());
+  }
+
+  /** @return one of the values, chosen by {@code r}: any of them, whatever their order */
+  private static <T> T anyOf(T[] values, SplittableRandom r) {
+    return values[r.nextInt(values.length)];
   }
 }

@@ -28,6 +28,7 @@ class KeySinkTest {
   private static final int LARGEST_STEP = 1 << 22;
 
   /** One way of writing into a sink, with the bytes it must write. */
+  @SuppressWarnings("ArrayRecordComponent") // a test case, never compared
   private record Write(String name, BiConsumer<KeySink, SplittableRandom> write, byte[] expected) {}
 
   private static List<Write> writes(SplittableRandom r) {

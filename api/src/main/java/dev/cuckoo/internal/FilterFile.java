@@ -462,7 +462,7 @@ public final class FilterFile {
    * @param payloadOffset where the payload starts in the file
    * @param dirty whether a writer changed the file in place after its last force (version 3)
    */
-  @SuppressWarnings("ArrayRecordComponent") // a description of a file: never compared
+  @SuppressWarnings("ArrayRecordComponent") // what a reader found, handed on, never compared
   public record Header(int version, String variant, String spec, long[] hashCheck, long payloadLength,
       long payloadOffset, boolean dirty) {}
 

@@ -55,8 +55,8 @@ public final class Utf8 {
         out[j++] = (byte) (0xC0 | (c >> 6));
         out[j++] = (byte) (0x80 | (c & 0x3F));
       } else if (Character.isSurrogate(c)) {
-        char d;
-        if (Character.isHighSurrogate(c) && i < n && Character.isLowSurrogate(d = s.charAt(i))) {
+        char d = i < n ? s.charAt(i) : 0;
+        if (Character.isHighSurrogate(c) && i < n && Character.isLowSurrogate(d)) {
           i++;
           int cp = Character.toCodePoint(c, d);
           out[j++] = (byte) (0xF0 | (cp >> 18));

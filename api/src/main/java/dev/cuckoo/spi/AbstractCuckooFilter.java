@@ -242,15 +242,15 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
     if (other == this) {
       throw new IllegalArgumentException("a filter cannot be merged into itself");
     }
-    if (!(other instanceof AbstractCuckooFilter) || !other.spec().variant().equals(spec.variant())) {
+    if (!(other instanceof AbstractCuckooFilter that) || !other.spec().variant().equals(spec.variant())) {
       throw new IllegalArgumentException("cannot merge a " + other.spec().variant() + " filter into a "
           + spec.variant() + " filter: merging needs two filters of one variant");
     }
-    if (!sameHash(hash, ((AbstractCuckooFilter) other).hash)) {
+    if (!sameHash(hash, that.hash)) {
       throw new IllegalArgumentException("cannot merge " + other.spec() + " into " + spec
           + ": their hashes differ, so a key's fingerprint and buckets differ too");
     }
-    return addAllFrom((AbstractCuckooFilter) other);
+    return addAllFrom(that);
   }
 
   /** @return whether two strategies hash alike: the same values for a few probe keys */

@@ -354,18 +354,13 @@ public final class SpecSchema {
    * @throws IllegalArgumentException for any other key
    */
   public String allowed(String key) {
-    switch (key) {
-      case FilterSpec.CAPACITY:
-        return minCapacity + ".." + maxCapacity;
-      case FilterSpec.FINGERPRINT_BITS:
-        return fingerprintBitsText();
-      case FilterSpec.BUCKET_SIZE:
-        return bucketSizesText();
-      case FilterSpec.MAX_KICKS:
-        return minKicks + ".." + maxKicks;
-      default:
-        return optionAllowed(key);
-    }
+    return switch (key) {
+      case FilterSpec.CAPACITY -> minCapacity + ".." + maxCapacity;
+      case FilterSpec.FINGERPRINT_BITS -> fingerprintBitsText();
+      case FilterSpec.BUCKET_SIZE -> bucketSizesText();
+      case FilterSpec.MAX_KICKS -> minKicks + ".." + maxKicks;
+      default -> optionAllowed(key);
+    };
   }
 
   /** @return every key the variant accepts: the common keys, then its options */

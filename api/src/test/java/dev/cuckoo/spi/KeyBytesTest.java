@@ -39,11 +39,11 @@ class KeyBytesTest {
       int n = r.nextInt(i % 100 == 0 ? 30_000 : 40);
       for (int j = 0; j < n; j++) {
         switch (r.nextInt(5)) {
-          case 0: sb.append((char) r.nextInt(0x80)); break;
-          case 1: sb.append((char) r.nextInt(0x80, 0x800)); break;
-          case 2: sb.append((char) r.nextInt(0x800, 0x10000)); break; // includes lone surrogates
-          case 3: sb.appendCodePoint(r.nextInt(0x10000, 0x110000)); break;
-          default: sb.append(r.nextBoolean() ? '\uD800' : '\uDFFF'); break;
+          case 0 -> sb.append((char) r.nextInt(0x80));
+          case 1 -> sb.append((char) r.nextInt(0x80, 0x800));
+          case 2 -> sb.append((char) r.nextInt(0x800, 0x10000)); // includes lone surrogates
+          case 3 -> sb.appendCodePoint(r.nextInt(0x10000, 0x110000));
+          default -> sb.append(r.nextBoolean() ? '\uD800' : '\uDFFF');
         }
       }
       String s = sb.toString();

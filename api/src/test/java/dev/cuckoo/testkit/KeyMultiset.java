@@ -34,7 +34,8 @@ public final class KeyMultiset {
       counts.remove(k);
       int i = index.remove(k);
       TestKey last = present.remove(present.size() - 1);
-      if (last != k) {
+      // By value: a caller may pass an equal key that is not the stored object.
+      if (!last.equals(k)) {
         present.set(i, last);
         index.put(last, i);
       }

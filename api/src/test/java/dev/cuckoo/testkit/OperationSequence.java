@@ -62,55 +62,49 @@ public final class OperationSequence {
       int step = ops;
       java.util.function.Supplier<String> at = () -> "operation " + step + " (opcode " + op + ", " + k + ")";
       switch (op % 10) {
-        case 0: case 1: case 2: {
+        case 0, 1, 2 -> {
           if (KeyForms.add(f, k, form)) {
             model.add(k);
           } else {
             checkAll(f, model, () -> at.get() + " after a refused add");
           }
-          break;
         }
-        case 3: {
+        case 3 -> {
           boolean present = model.count(k) > 0;
           boolean added = KeyForms.addIfAbsent(f, k, form);
           assertFalse(present && added, () -> at.get() + ": addIfAbsent added a present key");
           if (added) {
             model.add(k);
           }
-          break;
         }
-        case 4: case 5: {
+        case 4, 5 -> {
           TestKey victim = model.count(k) > 0 ? k : model.distinct().isEmpty() ? null
               : model.distinct().get((program[i + 1] & 0xFF) % model.distinct().size());
           if (victim != null) {
             assertTrue(KeyForms.remove(f, victim, formOf(victim, op >>> 5)), () -> at.get() + ": remove of a present key failed");
             model.remove(victim);
           }
-          break;
         }
-        case 6: {
+        case 6 -> {
           if (model.count(k) > 0) {
             assertTrue(KeyForms.mightContain(f, k, form), () -> at.get() + ": false negative");
           }
-          break;
         }
-        case 7: {
+        case 7 -> {
           long c = KeyForms.count(f, k, form);
           assertTrue(c >= model.count(k), () -> at.get() + ": count " + c + " below " + model.count(k));
-          break;
         }
-        case 8: {
+        case 8 -> {
           if ((op & 0x10) != 0) {
             f.clear();
             model.clear();
           } else {
             f = CuckooFilterContractTest.roundTrip(f);
           }
-          break;
         }
-        default:
+        default -> {
           checkAll(f, model, at);
-          break;
+        }
       }
       assertEquals(model.total(), f.size(), () -> at.get() + ": size differs from the model");
     }

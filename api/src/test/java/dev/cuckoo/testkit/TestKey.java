@@ -47,9 +47,10 @@ public final class TestKey {
   /** A random key: a long, a string (any Unicode, lone surrogates too) or raw bytes. */
   public static TestKey random(SplittableRandom r) {
     switch (r.nextInt(3)) {
-      case 0:
+      case 0 -> {
         return ofLong(r.nextLong());
-      case 1: {
+      }
+      case 1 -> {
         StringBuilder sb = new StringBuilder();
         int n = r.nextInt(24);
         for (int i = 0; i < n; i++) {
@@ -66,7 +67,7 @@ public final class TestKey {
         }
         return ofText(sb.toString());
       }
-      default: {
+      default -> {
         byte[] b = new byte[r.nextInt(33)];
         for (int i = 0; i < b.length; i++) {
           b[i] = (byte) r.nextInt();
@@ -112,20 +113,16 @@ public final class TestKey {
 
   /** @return whether the key can be passed in this form */
   public boolean has(Form f) {
-    switch (f) {
-      case BYTES:
-        return true;
-      case STRING:
-      case BUILDER:
-        return text != null;
-      default:
-        return number != null;
-    }
+    return switch (f) {
+      case BYTES -> true;
+      case STRING, BUILDER -> text != null;
+      default -> number != null;
+    };
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof TestKey && Arrays.equals(bytes, ((TestKey) o).bytes);
+    return o instanceof TestKey other && Arrays.equals(bytes, other.bytes);
   }
 
   @Override

@@ -15,7 +15,7 @@ import java.util.Arrays;
  */
 public final class CompareWorker {
   /** Takes every answer, so the JIT cannot drop the loops that make them; never read. */
-  @SuppressWarnings({"UnusedVariable", "NonAtomicVolatileUpdate"})
+  @SuppressWarnings("UnusedVariable")
   private static volatile long sink;
   private static boolean reportProgress;
   private static String lastProgress;
@@ -42,6 +42,7 @@ public final class CompareWorker {
    * @param warmUpNanos how long each phase warms up first (at least one pass)
    * @return the measurement
    */
+  @SuppressWarnings("NonAtomicVolatileUpdate") // the sink: one thread, never read
   public static Measurement measure(Contender c, int n, int rounds, long warmUpNanos) {
     long[] present = Keys.distinct(n, 1);
     int queries = Math.max(1, Math.min(n, 2_000_000));

@@ -27,7 +27,7 @@ public final class GrowthWorker {
   static final String PRESIZED = "presized:";
 
   /** Takes every answer, so the JIT cannot drop the loops that make them; never read. */
-  @SuppressWarnings({"UnusedVariable", "NonAtomicVolatileUpdate"})
+  @SuppressWarnings("UnusedVariable")
   private static volatile long sink;
   private static boolean reportProgress;
 
@@ -157,6 +157,7 @@ public final class GrowthWorker {
         longestBlock / 1e6, falseNegatives);
   }
 
+  @SuppressWarnings("NonAtomicVolatileUpdate") // the sink: one thread, never read
   private static GrowthMeasurement.Checkpoint lookups(FilterAdapter f, long keys, double bits, long[] stored,
       long[] absent, double insertNs) {
     double[] positive = new double[3];

@@ -156,6 +156,7 @@ public final class ClassicProvider implements FilterProvider {
     return max;
   }
 
+  /** {@inheritDoc} The words of the table {@link #create} allocates (its small stash aside). */
   @Override
   public OptionalLong memoryToCreate(FilterSpec resolved) {
     return OptionalLong.of(ClassicFilter.tableBytes(resolved));

@@ -137,6 +137,7 @@ public final class ExpandableProvider implements FilterProvider {
     return max;
   }
 
+  /** {@inheritDoc} The words of the table {@link #create} allocates (its small stash aside). */
   @Override
   public OptionalLong memoryToCreate(FilterSpec resolved) {
     return OptionalLong.of(ExpandableFilter.tableBytes(resolved));

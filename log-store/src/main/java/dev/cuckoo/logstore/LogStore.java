@@ -1,9 +1,6 @@
 package dev.cuckoo.logstore;
 
 import dev.cuckoo.CuckooFilters;
-import dev.cuckoo.engine.FingerprintStash;
-import dev.cuckoo.engine.KickPath;
-import dev.cuckoo.engine.PlainFingerprintStore;
 import dev.cuckoo.spi.HashStrategy;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -96,11 +93,8 @@ public final class LogStore implements AutoCloseable {
   /** The largest value, 16 MiB. */
   public static final int MAX_VALUE_BYTES = RecordLog.MAX_VALUE_BYTES;
 
-  /** Buckets of a new store's index: 64 slots, so that a small store holds a small index. */
-  private static final long FIRST_BUCKETS = 16;
   /** How much the index grows when it is full: by a fifth. */
   private static final double GROWTH = 1.2;
-  private static final int MAX_KICKS = 500;
 
   private final Path directory;
   /** The lock file's channel and the lock on it; both null for a read-only open without one. */
@@ -111,27 +105,11 @@ public final class LogStore implements AutoCloseable {
   private final StampedLock lock = new StampedLock();
   private final LongAdder recordReads = new LongAdder();
   private RecordLog log;
-  private Index index;
+  private KeyIndex index;
   private long records;
   /** While {@link #load} scans the log: its length, to size the index it grows to; else 0. */
   private long fileBytes;
   private boolean closed;
-
-  /** The index: the table, its stash, and the store that runs kicks and the stash over them. */
-  private static final class Index {
-    final IndexTable table;
-    final FingerprintStash stash = new FingerprintStash(FingerprintStash.DEFAULT_SLOTS);
-    final PlainFingerprintStore store;
-
-    Index(long buckets, long seed) {
-      this.table = new IndexTable(buckets);
-      this.store = new PlainFingerprintStore(table, stash, new KickPath(MAX_KICKS, seed), 0);
-    }
-
-    long bytes() {
-      return table.tableBytes() + stash.memoryBytes();
-    }
-  }
 
   private LogStore(Path directory, FileChannel lockChannel, FileLock lock, HashStrategy hash, boolean readOnly) {
     this.directory = directory;
@@ -261,7 +239,7 @@ public final class LogStore implements AutoCloseable {
       Files.deleteIfExists(directory.resolve(COMPACTING));
     }
     Path file = directory.resolve(LOG);
-    index = new Index(FIRST_BUCKETS, 0);
+    index = new KeyIndex(KeyIndex.FIRST_BUCKETS, 0);
     if (!readOnly && !Files.exists(file)) {
       log = RecordLog.create(file);
       return;
@@ -274,7 +252,7 @@ public final class LogStore implements AutoCloseable {
       if (kind == RecordLog.PUT) {
         putEntry(keyHash, found, offset, offset);
       } else if (found != null) {
-        removeEntry(found);
+        index.remove(found.bucket, found.entry);
       }
     });
     fileBytes = 0;
@@ -325,8 +303,8 @@ public final class LogStore implements AutoCloseable {
     // down the locked path.
     long optimistic = lock.tryOptimisticRead();
     if (optimistic != 0) {
-      Index i = index;
-      boolean mayHold = i == null || mayHold(i, keyHash);
+      KeyIndex i = index;
+      boolean mayHold = i == null || i.mayHold(keyHash);
       if (lock.validate(optimistic) && !mayHold && !closed) {
         return null;
       }
@@ -360,7 +338,7 @@ public final class LogStore implements AutoCloseable {
       }
       log.append(RecordLog.DELETE, key, new byte[0]);
       records++;
-      removeEntry(found);
+      index.remove(found.bucket, found.entry);
       return true;
     } finally {
       lock.unlockWrite(stamp);
@@ -371,7 +349,7 @@ public final class LogStore implements AutoCloseable {
   public long size() {
     long stamp = lock.readLock();
     try {
-      return index.store.size();
+      return index.size();
     } finally {
       lock.unlockRead(stamp);
     }
@@ -448,11 +426,11 @@ public final class LogStore implements AutoCloseable {
     try {
       checkWritable();
       Path target = directory.resolve(COMPACTING);
-      Index current = index;
-      Index fresh;
+      KeyIndex current = index;
+      KeyIndex fresh;
       long kept;
-      for (long buckets = bucketsFor(current.store.size()); ; buckets = (long) (buckets * GROWTH) & ~1L) {
-        fresh = new Index(buckets, records);
+      for (long buckets = KeyIndex.bucketsFor(current.size()); ; buckets = (long) (buckets * GROWTH) & ~1L) {
+        fresh = new KeyIndex(buckets, records);
         kept = copyLiveRecords(current, fresh, target);
         if (kept >= 0) {
           break;
@@ -480,14 +458,14 @@ public final class LogStore implements AutoCloseable {
    * @return the records written, or -1 if {@code fresh} had no room for them (the file is then
    *     incomplete; the caller tries again with a larger index)
    */
-  private long copyLiveRecords(Index current, Index fresh, Path target) throws IOException {
+  private long copyLiveRecords(KeyIndex current, KeyIndex fresh, Path target) throws IOException {
     long[] kept = {0};
     try (RecordLog compacted = RecordLog.create(target)) {
       log.scan(log.end(), false, (offset, kind, key, bytes) -> {
         long keyHash = hash.hashBytes(key, 0, key.length);
-        if (kept[0] >= 0 && kind == RecordLog.PUT && holds(current, keyHash, offset)) {
+        if (kept[0] >= 0 && kind == RecordLog.PUT && current.holds(keyHash, offset)) {
           long at = log.copyTo(offset, bytes, compacted);
-          kept[0] = insert(fresh, keyHash, at) ? kept[0] + 1 : -1;
+          kept[0] = fresh.insert(keyHash, at) ? kept[0] + 1 : -1;
         }
       });
       compacted.force();
@@ -587,52 +565,7 @@ public final class LogStore implements AutoCloseable {
    * @return the entry, or {@code null} if the store does not hold the key
    */
   private Found find(long keyHash, byte[] key, boolean counting) throws IOException {
-    IndexTable t = index.table;
-    long bucket1 = t.bucketIndex(keyHash);
-    int tag = t.fingerprint(keyHash);
-    Found f = findIn(bucket1, tag, key, counting);
-    if (f != null) {
-      return f;
-    }
-    long bucket2 = t.alternate(bucket1, tag);
-    f = findIn(bucket2, tag, key, counting);
-    if (f != null) {
-      return f;
-    }
-    FingerprintStash stash = index.stash;
-    for (int i = 0; i < stash.size(); i++) {
-      long b = stash.bucket(i);
-      if (stash.fingerprint(i) == tag && (b == bucket1 || b == bucket2)) {
-        f = read(-1, stash.entry(i), key, counting);
-        if (f != null) {
-          return f;
-        }
-      }
-    }
-    return null;
-  }
-
-  /**
-   * @return whether the index may hold the key: a tag of it in either bucket, or a stash that
-   *     is not empty (read without the lock, the stash is not searched)
-   */
-  private static boolean mayHold(Index index, long keyHash) {
-    IndexTable t = index.table;
-    long bucket1 = t.bucketIndex(keyHash);
-    int tag = t.fingerprint(keyHash);
-    return t.contains(bucket1, t.alternate(bucket1, tag), tag) || index.stash.size() != 0;
-  }
-
-  /** @return the key's entry in this bucket, or {@code null} */
-  private Found findIn(long bucket, int tag, byte[] key, boolean counting) throws IOException {
-    IndexTable t = index.table;
-    for (long m = t.matches(bucket, tag); m != 0; m = IndexTable.nextMatches(m)) {
-      Found f = read(bucket, t.entryAt(bucket, IndexTable.firstSlot(m)), key, counting);
-      if (f != null) {
-        return f;
-      }
-    }
-    return null;
+    return index.find(keyHash, (bucket, entry) -> read(bucket, entry, key, counting));
   }
 
   private Found read(long bucket, long entry, byte[] key, boolean counting) throws IOException {
@@ -648,67 +581,16 @@ public final class LogStore implements AutoCloseable {
    * else as a new entry, growing the index (from the log up to {@code logEnd}) until it fits.
    */
   private void putEntry(long keyHash, Found found, long offset, long logEnd) throws IOException {
-    IndexTable t = index.table;
-    int tag = t.fingerprint(keyHash);
-    long entry = IndexTable.entry(tag, offset);
     if (found != null && found.bucket >= 0) {
-      t.replace(found.bucket, found.entry, entry);
+      index.repoint(found.bucket, found.entry, offset);
       return;
     }
     if (found != null) {
-      removeEntry(found);
+      index.remove(found.bucket, found.entry);
     }
-    while (!insert(index, keyHash, offset)) {
+    while (!index.insert(keyHash, offset)) {
       grow(logEnd);
     }
-  }
-
-  /** Inserts the entry of a record into an index; {@code false} if it has no room. */
-  private static boolean insert(Index index, long keyHash, long offset) {
-    IndexTable t = index.table;
-    int tag = t.fingerprint(keyHash);
-    return index.store.addEntry(t.bucketIndex(keyHash), tag, IndexTable.entry(tag, offset));
-  }
-
-  private void removeEntry(Found found) {
-    IndexTable t = index.table;
-    int tag = t.fingerprintOf(found.entry);
-    long bucket1 = found.bucket;
-    if (bucket1 < 0) {
-      // Where a stashed entry sits, the stash knows; either of its buckets serves removeEntry.
-      FingerprintStash stash = index.stash;
-      for (int i = 0; i < stash.size(); i++) {
-        if (stash.entry(i) == found.entry) {
-          bucket1 = stash.bucket(i);
-          break;
-        }
-      }
-    }
-    if (!index.store.removeEntry(bucket1, tag, found.entry)) {
-      throw new IllegalStateException("the index lost the entry " + Long.toHexString(found.entry));
-    }
-  }
-
-  /** @return whether an index holds exactly the entry of a record at this offset */
-  private static boolean holds(Index index, long keyHash, long offset) {
-    IndexTable t = index.table;
-    long bucket1 = t.bucketIndex(keyHash);
-    int tag = t.fingerprint(keyHash);
-    long bucket2 = t.alternate(bucket1, tag);
-    long entry = IndexTable.entry(tag, offset);
-    return slotOf(t, bucket1, entry) >= 0 || slotOf(t, bucket2, entry) >= 0
-        || index.stash.containsEntry(bucket1, bucket2, entry);
-  }
-
-  /** @return the slot of the bucket holding exactly this entry, or -1 */
-  private static int slotOf(IndexTable t, long bucket, long entry) {
-    for (long m = t.matches(bucket, t.fingerprintOf(entry)); m != 0; m = IndexTable.nextMatches(m)) {
-      int slot = IndexTable.firstSlot(m);
-      if (t.entryAt(bucket, slot) == entry) {
-        return slot;
-      }
-    }
-    return -1;
   }
 
   /**
@@ -716,26 +598,26 @@ public final class LogStore implements AutoCloseable {
    * that the current index holds.
    */
   private void grow(long logEnd) throws IOException {
-    Index old = index;
-    long buckets = Math.max(old.table.bucketCount() + 2, (long) (old.table.bucketCount() * GROWTH)) & ~1L;
+    KeyIndex old = index;
+    long buckets = Math.max(old.bucketCount() + 2, (long) (old.bucketCount() * GROWTH)) & ~1L;
     if (fileBytes > logEnd) {
       // Reopening: each growth reads the log scanned so far again, so growing by a fifth at a
       // time would read it about six times. The keys the whole log holds are about the keys so
       // far in the proportion of the log scanned so far: growing to that at once reads it
       // about twice.
-      long expected = (long) (old.store.size() * (fileBytes / (double) logEnd));
-      buckets = Math.max(buckets, Math.min(IndexTable.MAX_BUCKETS, bucketsFor(expected)));
+      long expected = (long) (old.size() * (fileBytes / (double) logEnd));
+      buckets = Math.max(buckets, Math.min(IndexTable.MAX_BUCKETS, KeyIndex.bucketsFor(expected)));
     }
     while (true) {
       if (buckets > IndexTable.MAX_BUCKETS) {
         throw new IOException("the store in " + directory + " holds more keys than one index addresses");
       }
-      Index fresh = new Index(buckets, buckets);
+      KeyIndex fresh = new KeyIndex(buckets, buckets);
       boolean[] fits = {true};
       log.scan(logEnd, false, (offset, kind, key, bytes) -> {
         long keyHash = hash.hashBytes(key, 0, key.length);
-        if (fits[0] && kind == RecordLog.PUT && holds(old, keyHash, offset)) {
-          fits[0] = insert(fresh, keyHash, offset);
+        if (fits[0] && kind == RecordLog.PUT && old.holds(keyHash, offset)) {
+          fits[0] = fresh.insert(keyHash, offset);
         }
       });
       if (fits[0]) {
@@ -744,14 +626,5 @@ public final class LogStore implements AutoCloseable {
       }
       buckets = (long) (buckets * GROWTH) & ~1L;
     }
-  }
-
-  /**
-   * @return buckets for an index that holds this many keys at 90% load: buckets of four take
-   *     about 95% before an insert fails (Fan et al., CoNEXT 2014, section 5.1)
-   */
-  private static long bucketsFor(long keys) {
-    long buckets = (long) Math.ceil(keys / (IndexTable.SLOTS * 0.9)) + 1 & ~1L;
-    return Math.max(FIRST_BUCKETS, buckets);
   }
 }

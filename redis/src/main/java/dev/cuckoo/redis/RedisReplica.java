@@ -159,12 +159,23 @@ public final class RedisReplica implements CuckooFilter, AutoCloseable {
         throw new IllegalStateException("the replica of key '" + key + "' is closed");
       }
       Instant started = Instant.now();
-      ScalableCuckooFilter fresh = RedisFilters.pull(redis, key);
-      refreshedAt = started;
-      copy = fresh;
+      swapIn(RedisFilters.pull(redis, key), started);
     } finally {
       refreshing.unlock();
     }
+  }
+
+  /**
+   * Makes a loaded copy the current one: lookups that run meanwhile answer from the old copy or
+   * from this one, whole, never from one half loaded. Package-private so that the jcstress tests
+   * can race it against lookups without a Redis.
+   *
+   * @param fresh the new copy, fully loaded
+   * @param started when the refresh that took it began
+   */
+  void swapIn(ScalableCuckooFilter fresh, Instant started) {
+    refreshedAt = started;
+    copy = fresh;
   }
 
   /** @return the key this replica copies */

@@ -43,7 +43,7 @@ class ScalableContractTest extends CuckooFilterContractTest {
         "scalable?capacity=2000&bucketSize=16&maxKicks=500&expansion=2",
         "scalable?capacity=3000&bucketSize=3&expansion=3&hash=xxh3&seed=7",
         "scalable?capacity=4000&bucketSize=4&expansion=0&concurrency=locked",
-        "scalable?capacity=2000&bucketSize=4&expansion=2&concurrency=locked");
+        "scalable?capacity=2000&bucketSize=2&expansion=2&concurrency=locked");
   }
 
   /** Only {@code expansion=0} refuses adds when full; any other expansion grows the chain. */
@@ -84,6 +84,12 @@ class ScalableContractTest extends CuckooFilterContractTest {
   @Override
   protected boolean mergesWhole(FilterSpec spec) {
     return expansion(spec) == 1;
+  }
+
+  /** A chain of expansion 2 or more refuses a merge whose fingerprints its older sub-filters cannot take. */
+  @Override
+  protected boolean mayRefuseMerge(FilterSpec spec) {
+    return expansion(spec) >= 2;
   }
 
   /** A chain's count adds collisions from whichever sub-filters the other keys landed in. */

@@ -135,6 +135,7 @@ public final class SemiSortedProvider implements FilterProvider {
     return CuckooSizing.maxCapacity(SemiSortedTable.SLOTS, fingerprintBits, maxBuckets);
   }
 
+  /** {@inheritDoc} The words of the table {@link #create} allocates (its small stash aside). */
   @Override
   public OptionalLong memoryToCreate(FilterSpec resolved) {
     return OptionalLong.of(SemiSortedFilter.tableBytes(resolved));

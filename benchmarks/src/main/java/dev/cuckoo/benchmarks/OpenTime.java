@@ -106,15 +106,18 @@ public final class OpenTime {
         f = CuckooFilters.read(in);
       }
     }
-    boolean found = f.mightContain(0L);
-    long nanos = System.nanoTime() - start;
-    System.gc();
-    long heapGrowth = memory.getHeapMemoryUsage().getUsed() - heapBefore;
-    out.println(String.format(Locale.ROOT, "%s\t%.1f\t%d\t%d\t%s", mode, nanos / 1e6, heapGrowth, Files.size(file),
-        found));
-    java.lang.ref.Reference.reachabilityFence(f); // so that the heap measured holds it
-    if (f instanceof dev.cuckoo.MappedFilter mapped) {
-      mapped.close();
+    try {
+      boolean found = f.mightContain(0L);
+      long nanos = System.nanoTime() - start;
+      System.gc();
+      long heapGrowth = memory.getHeapMemoryUsage().getUsed() - heapBefore;
+      out.println(String.format(Locale.ROOT, "%s\t%.1f\t%d\t%d\t%s", mode, nanos / 1e6, heapGrowth,
+          Files.size(file), found));
+      if (f instanceof dev.cuckoo.MappedFilter mapped) {
+        mapped.close();
+      }
+    } finally {
+      java.lang.ref.Reference.reachabilityFence(f); // so that the heap measured holds it
     }
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.spi.HashStrategy;
+import dev.cuckoo.testkit.TestSeed;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Properties;
@@ -15,8 +16,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class FilterSpecTest {
-  private static final long SEED = dev.cuckoo.testkit.TestSeed.BASE;
-
   @Test
   void parsesEveryCommonKeyAndOptions() {
     FilterSpec s = FilterSpec.parse(
@@ -45,7 +44,7 @@ class FilterSpecTest {
 
   @Test
   void textRoundTripsForRandomSpecs() {
-    SplittableRandom r = new SplittableRandom(SEED);
+    SplittableRandom r = TestSeed.random("spec text round trip");
     for (int i = 0; i < 2_000; i++) {
       FilterSpec.Builder b = FilterSpec.builder(r.nextBoolean() ? "classic" : "x-1.y_2");
       if (r.nextBoolean()) b.capacity(r.nextLong(1, Long.MAX_VALUE));
@@ -60,9 +59,10 @@ class FilterSpecTest {
       if (r.nextBoolean()) b.option("mode", r.nextBoolean() ? "a.b:c" : "x+y,z-1");
       FilterSpec s = b.build();
       FilterSpec back = FilterSpec.parse(s.toString());
-      assertEquals(s, back, "seed " + SEED + ": " + s);
-      assertEquals(s.hashCode(), back.hashCode());
-      assertEquals(s, s.toBuilder().build());
+      String at = TestSeed.rerun() + ": " + s;
+      assertEquals(s, back, at);
+      assertEquals(s.hashCode(), back.hashCode(), at);
+      assertEquals(s, s.toBuilder().build(), at);
     }
   }
 

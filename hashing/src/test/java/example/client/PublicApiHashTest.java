@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.spi.HashStrategy;
 import dev.cuckoo.testkit.AllocationMeter;
+import dev.cuckoo.testkit.TestSeed;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Map;
@@ -24,8 +25,6 @@ import org.junit.jupiter.api.Test;
  * the key-encoding rule.
  */
 class PublicApiHashTest {
-  private static final long SEED = Long.getLong("cuckoo.test.seed", System.nanoTime());
-
   /** name → (seedless function, seeded function), the oracle. */
   private static final Map<String, LongFunction<LongHashFunction>> ORACLE =
       Map.of(
@@ -62,13 +61,13 @@ class PublicApiHashTest {
   };
 
   private static String seedNote() {
-    return " (seed=" + SEED + "; rerun with -Dcuckoo.test.seed=" + SEED + ")";
+    return " (" + TestSeed.rerun() + ")";
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"xxh3", "xxh64", "murmur3", "wyhash", "metro", "city", "farm"})
   void equalsZeroAllocationHashingForRandomInputsAndSeeds(String name) {
-    SplittableRandom random = new SplittableRandom(SEED ^ name.hashCode());
+    SplittableRandom random = TestSeed.random("inputs and seeds for " + name);
     HashStrategy unseeded = CuckooFilters.hash(name);
     LongHashFunction oracle0 = ORACLE.get(name).apply(0);
     for (int i = 0; i < 2_000; i++) {
@@ -124,7 +123,7 @@ class PublicApiHashTest {
 
   @Test
   void everyHashFollowsTheKeyEncodingRule() {
-    SplittableRandom random = new SplittableRandom(SEED);
+    SplittableRandom random = TestSeed.random("key encoding rule");
     for (String name : ALL) {
       HashStrategy h = CuckooFilters.hash(name, random.nextLong());
       for (int i = 0; i < 1_000; i++) {

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cuckoo.testkit.TestSeed;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -12,8 +13,6 @@ import org.junit.jupiter.api.Test;
 
 /** The default {@code hashChars} and {@code hashLong} hash exactly the bytes of the key rule. */
 class KeyBytesTest {
-  private static final long SEED = dev.cuckoo.testkit.TestSeed.BASE;
-
   /** Records what it was asked to hash. */
   private static final class Recorder implements HashStrategy {
     byte[] last;
@@ -32,7 +31,7 @@ class KeyBytesTest {
 
   @Test
   void charsAreHashedAsTheirUtf8Bytes() {
-    SplittableRandom r = new SplittableRandom(SEED);
+    SplittableRandom r = TestSeed.random("strings as UTF-8");
     Recorder rec = new Recorder();
     for (int i = 0; i < 20_000; i++) {
       StringBuilder sb = new StringBuilder();
@@ -48,21 +47,22 @@ class KeyBytesTest {
       }
       String s = sb.toString();
       byte[] expected = s.getBytes(UTF_8);
-      assertEquals(expected.length, rec.hashChars(s), "seed " + SEED);
-      assertArrayEquals(expected, rec.last, "seed " + SEED + ", string of " + n + " chars");
+      assertEquals(expected.length, rec.hashChars(s), TestSeed.rerun());
+      assertArrayEquals(expected, rec.last, TestSeed.rerun() + ", string of " + n + " chars");
       rec.hashChars(sb);
-      assertArrayEquals(expected, rec.last, "a StringBuilder is the same key");
+      assertArrayEquals(expected, rec.last, "a StringBuilder is the same key; " + TestSeed.rerun());
     }
   }
 
   @Test
   void longsAreHashedAsTheirLittleEndianBytes() {
-    SplittableRandom r = new SplittableRandom(SEED);
+    SplittableRandom r = TestSeed.random("longs as little-endian bytes");
     Recorder rec = new Recorder();
     for (int i = 0; i < 1_000; i++) {
       long v = r.nextLong();
       rec.hashLong(v);
-      assertArrayEquals(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(v).array(), rec.last);
+      assertArrayEquals(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(v).array(), rec.last,
+          () -> "long " + v + "; " + TestSeed.rerun());
     }
   }
 }

@@ -29,16 +29,12 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * exactly.
  */
 public final class ConcurrentUse {
-  /** The base seed of this run. */
-  public static final long BASE_SEED = TestSeed.BASE;
-
   private final String config;
   private final int writers;
   private final int readers;
   private final int keysPerWriter;
   private final int rounds;
   private final long lookupsPerReader;
-  private final long seed;
 
   /**
    * @param config a thread-safe filter's config string
@@ -55,7 +51,6 @@ public final class ConcurrentUse {
     this.keysPerWriter = keysPerWriter;
     this.rounds = rounds;
     this.lookupsPerReader = lookupsPerReader;
-    this.seed = BASE_SEED ^ config.hashCode();
   }
 
   /**
@@ -75,12 +70,11 @@ public final class ConcurrentUse {
    * @throws InterruptedException if interrupted while waiting for the threads
    */
   public Outcome run() throws InterruptedException {
-    String where = "[" + config + ", " + writers + " writers, " + readers + " readers, seed " + BASE_SEED
-        + ": rerun with -Dcuckoo.test.seed=" + BASE_SEED + "]";
+    String where = "[" + config + ", " + writers + " writers, " + readers + " readers, " + TestSeed.rerun() + "]";
     long start = System.nanoTime();
     CuckooFilter filter = CuckooFilters.create(config);
     long[][] keys = new long[writers][keysPerWriter];
-    SplittableRandom r = new SplittableRandom(seed);
+    SplittableRandom r = TestSeed.random("concurrent keys " + config);
     java.util.Set<Long> seen = new java.util.HashSet<>();
     for (long[] k : keys) {
       for (int i = 0; i < k.length; i++) {
@@ -102,7 +96,7 @@ public final class ConcurrentUse {
     for (int w = 0; w < writers; w++) {
       int id = w;
       threads.add(new Thread(() -> {
-        SplittableRandom wr = new SplittableRandom(seed + id);
+        SplittableRandom wr = TestSeed.random("concurrent writer " + id + " " + config);
         long ops = 0;
         for (int round = 1; round <= rounds; round++) {
           for (int i = 0; i < keysPerWriter; i++) {
@@ -132,7 +126,7 @@ public final class ConcurrentUse {
     for (int t = 0; t < readers; t++) {
       int id = writers + t;
       threads.add(new Thread(() -> {
-        SplittableRandom rr = new SplittableRandom(seed + id);
+        SplittableRandom rr = TestSeed.random("concurrent reader " + id + " " + config);
         for (long n = 0; n < lookupsPerReader; n++) {
           int w = rr.nextInt(writers);
           int before = published.get(w);
@@ -204,11 +198,9 @@ public final class ConcurrentUse {
       throws InterruptedException {
     CuckooFilter filter = CuckooFilters.create(config);
     int perWriter = (int) (filter.spec().capacity().getAsLong() * overfill / writers);
-    long seed = BASE_SEED ^ config.hashCode() ^ 0x5EED;
-    String where = "[" + config + ", " + writers + " writers filling past capacity, seed " + BASE_SEED
-        + ": rerun with -Dcuckoo.test.seed=" + BASE_SEED + "]";
+    String where = "[" + config + ", " + writers + " writers filling past capacity, " + TestSeed.rerun() + "]";
     long[][] keys = new long[writers][perWriter];
-    SplittableRandom r = new SplittableRandom(seed);
+    SplittableRandom r = TestSeed.random("overfill keys " + config);
     for (long[] k : keys) {
       for (int i = 0; i < k.length; i++) {
         k[i] = r.nextLong();
@@ -230,7 +222,7 @@ public final class ConcurrentUse {
     for (int t = 0; t < readers; t++) {
       int id = t;
       threads.add(new Thread(() -> {
-        SplittableRandom rr = new SplittableRandom(seed + 1000 + id);
+        SplittableRandom rr = TestSeed.random("overfill reader " + id + " " + config);
         for (int n = 0; n < 4 * perWriter; n++) {
           int w = rr.nextInt(writers);
           int upTo = published.get(w);
@@ -279,10 +271,8 @@ public final class ConcurrentUse {
   public static long movesHideNoResident(String config, int writers, int readers, int churnPerWriter)
       throws InterruptedException {
     CuckooFilter filter = CuckooFilters.create(config);
-    long seed = BASE_SEED ^ config.hashCode() ^ 0x30FE5L;
-    String where = "[" + config + ", " + writers + " writers relocating, seed " + BASE_SEED
-        + ": rerun with -Dcuckoo.test.seed=" + BASE_SEED + "]";
-    SplittableRandom r = new SplittableRandom(seed);
+    String where = "[" + config + ", " + writers + " writers relocating, " + TestSeed.rerun() + "]";
+    SplittableRandom r = TestSeed.random("resident keys " + config);
     long target = filter.spec().capacity().getAsLong() * 93 / 100;
     List<Long> stored = new ArrayList<>();
     while (stored.size() < target) {
@@ -298,9 +288,8 @@ public final class ConcurrentUse {
     ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < writers; w++) {
-      long writerSeed = seed + 1 + w;
+      SplittableRandom wr = TestSeed.random("churn writer " + w + " " + config);
       threads.add(new Thread(() -> {
-        SplittableRandom wr = new SplittableRandom(writerSeed);
         try {
           for (int i = 0; i < churnPerWriter; i++) {
             long key = wr.nextLong();
@@ -316,7 +305,7 @@ public final class ConcurrentUse {
     for (int t = 0; t < readers; t++) {
       int id = t;
       threads.add(new Thread(() -> {
-        SplittableRandom rr = new SplittableRandom(seed + 1000 + id);
+        SplittableRandom rr = TestSeed.random("resident reader " + id + " " + config);
         long n = 0;
         while (running.get(0) > 0) {
           long key = residents[rr.nextInt(residents.length)];

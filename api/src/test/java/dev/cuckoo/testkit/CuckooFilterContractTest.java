@@ -1194,11 +1194,11 @@ public abstract class CuckooFilterContractTest {
 
   /** @return a random source for one test and config, derived from {@link #BASE_SEED} */
   protected static SplittableRandom random(String test, String config) {
-    return new SplittableRandom(mix(BASE_SEED ^ mix(test.hashCode() * 31L + config.hashCode())));
+    return TestSeed.random(test + " " + config);
   }
 
   /** @return the context every failure message carries: config, test and the seed to rerun */
   protected static String where(String config, String test) {
-    return "[" + config + ", " + test + ", seed " + BASE_SEED + ": rerun with -Dcuckoo.test.seed=" + BASE_SEED + "]";
+    return "[" + config + ", " + test + ", " + TestSeed.rerun() + "]";
   }
 }

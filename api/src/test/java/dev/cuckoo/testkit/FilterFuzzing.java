@@ -199,7 +199,7 @@ public final class FilterFuzzing {
    * for the keys it adds, and a write/read round trip must keep its size and answers.
    *
    * @param f the filter
-   * @param salt varies the keys
+   * @param salt varies the keys (mixed with {@link TestSeed}: a failure message carries the seed)
    */
   public static void exercise(CuckooFilter f, long salt) {
     long size = f.size();
@@ -207,7 +207,8 @@ public final class FilterFuzzing {
     double load = f.loadFactor();
     double fpp = f.expectedFpp();
     assertTrue(load >= 0 && fpp >= 0 && fpp <= 1, () -> "load " + load + ", expectedFpp " + fpp);
-    SplittableRandom r = new SplittableRandom(salt);
+    SplittableRandom r = TestSeed.random("exercise " + salt);
+    String at = f.spec() + ", salt " + salt + ", " + TestSeed.rerun();
     long[] added = new long[KEYS];
     int n = 0;
     for (int i = 0; i < KEYS; i++) {
@@ -218,23 +219,23 @@ public final class FilterFuzzing {
         added[n++] = key;
       }
     }
-    assertEquals(size + n, f.size(), "size after " + n + " adds");
+    assertEquals(size + n, f.size(), "size after " + n + " adds; " + at);
     for (int i = 0; i < n; i++) {
       long key = added[i];
-      assertTrue(f.mightContain(key) && f.count(key) >= 1, () -> "false negative for an added key in " + f.spec());
+      assertTrue(f.mightContain(key) && f.count(key) >= 1, () -> "false negative for an added key in " + at);
     }
     f.addIfAbsent(r.nextLong());
     CuckooFilter g = CuckooFilterContractTest.roundTrip(f);
-    assertEquals(f.size(), g.size(), "size after write/read");
-    assertEquals(f.spec(), g.spec(), "spec after write/read");
+    assertEquals(f.size(), g.size(), "size after write/read; " + at);
+    assertEquals(f.spec(), g.spec(), "spec after write/read; " + at);
     for (int i = 0; i < n; i++) {
-      assertTrue(g.mightContain(added[i]), "key lost by write/read");
+      assertTrue(g.mightContain(added[i]), "key lost by write/read; " + at);
     }
     for (int i = 0; i < n; i++) {
-      assertTrue(g.remove(added[i]), "remove of an added key");
+      assertTrue(g.remove(added[i]), "remove of an added key; " + at);
     }
     g.clear();
-    assertEquals(0, g.size());
+    assertEquals(0, g.size(), "size after clear; " + at);
   }
 
   /**
@@ -281,6 +282,7 @@ public final class FilterFuzzing {
     for (int s = 0; s < specs.size(); s++) {
       for (Map.Entry<String, Integer> load : Map.of("empty", 0, "few", 5, "full", Integer.MAX_VALUE).entrySet()) {
         CuckooFilter f = CuckooFilters.create(specs.get(s));
+        // Fixed keys, not TestSeed's: regenerating the committed inputs must reproduce them.
         SplittableRandom r = new SplittableRandom(s);
         long keys = Math.min(load.getValue(), 2 * f.spec().capacity().getAsLong());
         for (long i = 0; i < keys && f.add(r.nextLong()); i++) {

@@ -65,21 +65,21 @@ public final class HugeFilters {
    */
   public static void addAndFind(CuckooFilter filter, List<List<Long>> keys, LongToIntFunction occupied, long top, long bucketCount) {
     for (long key : keys.get(0)) {
-      assertTrue(filter.add(key), "add of a key in a high bucket");
+      assertTrue(filter.add(key), () -> "add of high key " + key + "; " + TestSeed.rerun());
     }
     for (long key : keys.get(1)) {
-      assertTrue(filter.add(key));
+      assertTrue(filter.add(key), () -> "add of low key " + key + "; " + TestSeed.rerun());
     }
-    assertEquals(2 * KEYS, filter.size());
+    assertEquals(2 * KEYS, filter.size(), TestSeed.rerun());
     for (long key : keys.get(0)) {
-      assertTrue(filter.mightContain(key), "key " + key + " in a high bucket not found");
-      assertTrue(filter.count(key) >= 1);
+      assertTrue(filter.mightContain(key), () -> "key " + key + " in a high bucket not found; " + TestSeed.rerun());
+      assertTrue(filter.count(key) >= 1, () -> "count of high key " + key + "; " + TestSeed.rerun());
     }
     long held = 0;
     for (long b = top; b < bucketCount; b++) {
       held += occupied.applyAsInt(b);
     }
-    assertTrue(held >= KEYS * 95 / 100, held + " fingerprints in the buckets from " + top + " on");
+    assertTrue(held >= KEYS * 95 / 100, held + " fingerprints in the buckets from " + top + " on; " + TestSeed.rerun());
   }
 
   /**
@@ -111,20 +111,21 @@ public final class HugeFilters {
       g = CuckooFilters.read(in);
     }
     List<Long> high = keys.get(0);
-    assertEquals(2 * KEYS, g.size());
+    assertEquals(2 * KEYS, g.size(), "size after write/read; " + TestSeed.rerun());
     for (long key : high) {
-      assertTrue(g.mightContain(key), "key " + key + " lost by write/read");
+      assertTrue(g.mightContain(key), () -> "key " + key + " lost by write/read; " + TestSeed.rerun());
     }
     for (int i = 0; i < high.size(); i += 2) {
-      assertTrue(g.remove(high.get(i)));
+      assertTrue(g.remove(high.get(i)), "remove of high key " + high.get(i) + "; " + TestSeed.rerun());
     }
     for (int i = 1; i < high.size(); i += 2) {
-      assertTrue(g.mightContain(high.get(i)));
+      assertTrue(g.mightContain(high.get(i)), "high key " + high.get(i) + " lost by removes; " + TestSeed.rerun());
     }
     // Three absent keys all matching would take an FPP near 1: the table is not saturated.
     long absent1 = r.nextLong();
     long absent2 = r.nextLong();
     long absent3 = r.nextLong();
-    assertFalse(g.mightContain(absent1) && g.mightContain(absent2) && g.mightContain(absent3));
+    assertFalse(g.mightContain(absent1) && g.mightContain(absent2) && g.mightContain(absent3),
+        "three absent keys all found; " + TestSeed.rerun());
   }
 }

@@ -19,7 +19,9 @@ import java.util.SplittableRandom;
  *
  * <p>Each operation takes two bytes: an opcode and a key index into a pool of {@value #POOL}
  * keys of every form, so duplicates, removals of present keys and refusals (with a small
- * capacity) all happen. Removals only ever name present keys, as the contract requires.
+ * capacity) all happen. Removals only ever name present keys, as the contract requires. The
+ * pool is drawn from {@link TestSeed}, so a failure replays from its program and the seed its
+ * message prints.
  */
 public final class OperationSequence {
   /** Distinct keys the operations draw from. */
@@ -34,7 +36,7 @@ public final class OperationSequence {
    */
   public OperationSequence(String config) {
     this.initial = CuckooFilters.create(config);
-    SplittableRandom r = new SplittableRandom(config.hashCode());
+    SplittableRandom r = TestSeed.random("operation sequence pool " + config);
     java.util.Set<TestKey> seen = new java.util.HashSet<>();
     pool = new ArrayList<>();
     while (pool.size() < POOL) {
@@ -60,7 +62,8 @@ public final class OperationSequence {
       TestKey k = pool.get((program[i + 1] & 0xFF) % POOL);
       Form form = formOf(k, op >>> 5);
       int step = ops;
-      java.util.function.Supplier<String> at = () -> "operation " + step + " (opcode " + op + ", " + k + ")";
+      java.util.function.Supplier<String> at =
+          () -> "operation " + step + " (opcode " + op + ", " + k + "; " + TestSeed.rerun() + ")";
       switch (op % 10) {
         case 0, 1, 2 -> {
           if (KeyForms.add(f, k, form)) {
@@ -109,7 +112,7 @@ public final class OperationSequence {
       assertEquals(model.total(), f.size(), () -> at.get() + ": size differs from the model");
     }
     int total = ops;
-    checkAll(f, model, () -> "after " + total + " operations");
+    checkAll(f, model, () -> "after " + total + " operations (" + TestSeed.rerun() + ")");
     return ops;
   }
 

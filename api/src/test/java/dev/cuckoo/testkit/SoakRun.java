@@ -26,12 +26,9 @@ import java.util.SplittableRandom;
 public final class SoakRun {
   /** Operations per run: 10^7, or {@code -Dcuckoo.soak.operations=N}. */
   public static final long OPERATIONS = Long.getLong("cuckoo.soak.operations", 10_000_000L);
-  /** The seed of this run: {@code -Dcuckoo.test.seed=N}, or a fresh one. */
-  public static final long SEED = Long.getLong("cuckoo.test.seed", new SplittableRandom().nextLong());
 
   private final String config;
   private final long operations;
-  private final long seed;
   private final long roundTripEvery;
 
   private long refused;
@@ -40,14 +37,13 @@ public final class SoakRun {
   private long peakSize;
 
   /**
-   * @param config the filter to run
+   * @param config the filter to run; its randomness comes from {@link TestSeed}, whose seed every
+   *     failure message and the summary carry
    * @param operations how many operations
-   * @param seed the random seed (print it: a failure message carries it)
    */
-  public SoakRun(String config, long operations, long seed) {
+  public SoakRun(String config, long operations) {
     this.config = config;
     this.operations = operations;
-    this.seed = seed;
     this.roundTripEvery = Math.max(1, operations / 20);
   }
 
@@ -59,9 +55,9 @@ public final class SoakRun {
    */
   public String run() {
     long start = System.nanoTime();
-    SplittableRandom r = new SplittableRandom(seed);
+    SplittableRandom r = TestSeed.random("soak " + config);
     CuckooFilter f = CuckooFilters.create(config);
-    String where = "[" + config + ", soak seed " + seed + ": rerun with -Dcuckoo.test.seed=" + seed + "]";
+    String where = "[" + config + ", soak " + TestSeed.rerun() + "]";
     long capacity = f.spec().capacity().getAsLong();
     int poolSize = (int) Math.min(Integer.MAX_VALUE - 8, capacity * 13 / 10 + 16);
     // Distinct keys, mostly of 8 bytes (cheap to hold), every tenth of any form. Duplicates come
@@ -156,7 +152,7 @@ public final class SoakRun {
     double seconds = (System.nanoTime() - start) / 1e9;
     return String.format("soak %s: %,d operations, %,d refused adds, %,d round trips, %d clears, peak size %,d,"
         + " false negatives 0, %.1f s, seed %d", config, operations, refused, roundTrips, clears, peakSize, seconds,
-        seed);
+        TestSeed.BASE);
   }
 
   /** @return refused adds so far */

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.PartialKeyHashing;
+import dev.cuckoo.testkit.TestSeed;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -42,14 +43,15 @@ class BucketTableTest {
   void operationsMatchAModel(int slots, int bits) {
     BucketTable t = BucketTable.create(BUCKETS, slots, bits);
     int[][] model = new int[(int) BUCKETS][slots];
-    SplittableRandom r = new SplittableRandom(slots * 100 + bits);
+    SplittableRandom r = TestSeed.random("table against a model, b=" + slots + " f=" + bits);
+    String seed = ", " + TestSeed.rerun();
     long fpMax = (1L << bits) - 1;
     int max = (int) fpMax;
     for (int step = 0; step < 20_000; step++) {
       int bucket = r.nextInt((int) BUCKETS);
       // Few distinct values, so that buckets hold duplicates and searches meet them.
       int fp = r.nextInt(4) == 0 ? max : 1 + r.nextInt((int) Math.min(fpMax, 6));
-      String at = "b=" + slots + " f=" + bits + " step " + step + " bucket " + bucket;
+      String at = "b=" + slots + " f=" + bits + " step " + step + " bucket " + bucket + seed;
       switch (r.nextInt(4)) {
         case 0 -> {
           int empty = indexOf(model[bucket], 0);
@@ -89,26 +91,28 @@ class BucketTableTest {
     long occupied = 0;
     for (int b = 0; b < BUCKETS; b++) {
       for (int s = 0; s < slots; s++) {
-        assertEquals(model[b][s], t.read(t.slotOffset(b, s)), "slot " + s + " of bucket " + b);
+        assertEquals(model[b][s], t.read(t.slotOffset(b, s)), "slot " + s + " of bucket " + b + seed);
         occupied += model[b][s] == 0 ? 0 : 1;
       }
     }
-    assertEquals(occupied, t.occupiedSlots());
-    assertTrue(t.tailIsClear());
+    assertEquals(occupied, t.occupiedSlots(), "occupied slots" + seed);
+    assertTrue(t.tailIsClear(), "bits past the last slot" + seed);
   }
 
   @ParameterizedTest(name = "b={0} f={1}")
   @MethodSource("shapes")
   void keysMapToBucketsAndFingerprintsAsPartialKeyHashingSays(int slots, int bits) {
     BucketTable t = BucketTable.create(BUCKETS + 1, slots, bits);
-    SplittableRandom r = new SplittableRandom(bits);
+    SplittableRandom r = TestSeed.random("keys to buckets, b=" + slots + " f=" + bits);
     for (int i = 0; i < 10_000; i++) {
       long h = r.nextLong();
       int fp = PartialKeyHashing.fingerprint(h, bits);
-      assertEquals(fp, t.fingerprint(h));
-      assertEquals(PartialKeyHashing.bucketIndex(h, BUCKETS + 1), t.bucketIndex(h));
+      String at = "hash " + h + ", " + TestSeed.rerun();
+      assertEquals(fp, t.fingerprint(h), at);
+      assertEquals(PartialKeyHashing.bucketIndex(h, BUCKETS + 1), t.bucketIndex(h), at);
       long bucket = r.nextInt((int) BUCKETS + 1);
-      assertEquals(PartialKeyHashing.alternateBucket(bucket, fp, BUCKETS + 1), t.alternate(bucket, fp));
+      assertEquals(PartialKeyHashing.alternateBucket(bucket, fp, BUCKETS + 1), t.alternate(bucket, fp),
+          "alternate of bucket " + bucket + ", " + at);
     }
   }
 
@@ -120,10 +124,11 @@ class BucketTableTest {
       long buckets = (bytes * 8 / (4L * bits) + 4) & ~1L;
       BucketTable t = BucketTable.create(buckets, 4, bits);
       assertEquals(4L << bits, t.extraBytes(), bits + "-bit table of " + buckets + " buckets keeps offsets");
-      SplittableRandom r = new SplittableRandom(bits);
+      SplittableRandom r = TestSeed.random("precomputed alternates, f=" + bits);
       for (int fp = 1; fp < 1 << bits; fp++) {
         long bucket = PartialKeyHashing.reduce(r.nextLong(), buckets);
-        assertEquals(PartialKeyHashing.alternateBucket(bucket, fp, buckets), t.alternate(bucket, fp), "fingerprint " + fp);
+        assertEquals(PartialKeyHashing.alternateBucket(bucket, fp, buckets), t.alternate(bucket, fp),
+            "fingerprint " + fp + " in bucket " + bucket + ", " + TestSeed.rerun());
       }
     }
     assertEquals(0, BucketTable.create(1000, 4, 16).extraBytes(), "a small table computes them");
@@ -161,27 +166,28 @@ class BucketTableTest {
       BucketTable packed = new PackedBucketTable(BUCKETS + 1, 4, bits,
           new long[(int) BucketTable.payloadWords(BUCKETS + 1, 4, bits) + 1]);
       assertEquals(bits == 8 ? ByteBucketTable.class : ShortBucketTable.class, fast.getClass());
-      SplittableRandom r = new SplittableRandom(bits);
+      SplittableRandom r = TestSeed.random("fast tables, f=" + bits);
+      String seed = ", " + TestSeed.rerun();
       for (int i = 0; i < 5_000; i++) {
         long bucket = r.nextInt((int) BUCKETS + 1);
         int fp = 1 + r.nextInt((1 << bits) - 1);
         if (r.nextInt(3) == 0) {
-          assertEquals(packed.remove(bucket, fp), fast.remove(bucket, fp));
+          assertEquals(packed.remove(bucket, fp), fast.remove(bucket, fp), bits + "-bit remove" + seed);
         } else {
-          assertEquals(packed.insert(bucket, fp), fast.insert(bucket, fp));
+          assertEquals(packed.insert(bucket, fp), fast.insert(bucket, fp), bits + "-bit insert" + seed);
         }
         // The fast lookups answer as the generic ones, for fingerprints stored and not.
         long other = r.nextInt((int) BUCKETS + 1);
         int probe = r.nextBoolean() ? fp : 1 + r.nextInt((1 << bits) - 1);
-        assertEquals(packed.contains(bucket, other, probe), fast.contains(bucket, other, probe), bits + "-bit lookup");
-        assertEquals(packed.count(bucket, other, probe), fast.count(bucket, other, probe), bits + "-bit count");
+        assertEquals(packed.contains(bucket, other, probe), fast.contains(bucket, other, probe), bits + "-bit lookup" + seed);
+        assertEquals(packed.count(bucket, other, probe), fast.count(bucket, other, probe), bits + "-bit count" + seed);
         long keyHash = r.nextLong();
-        assertEquals(packed.fingerprint(keyHash), fast.fingerprint(keyHash), bits + "-bit fingerprint");
+        assertEquals(packed.fingerprint(keyHash), fast.fingerprint(keyHash), bits + "-bit fingerprint" + seed);
       }
-      assertArrayEquals(payload(packed), payload(fast), bits + "-bit table layout");
+      assertArrayEquals(payload(packed), payload(fast), bits + "-bit table layout" + seed);
       assertArrayEquals(payload(fast), payload(BucketTable.wrap(BUCKETS + 1, 4, bits,
           java.util.Arrays.copyOf(payload(fast), (int) BucketTable.allocatedWords(BUCKETS + 1, 4, bits)))),
-          bits + "-bit table rebuilt from its payload words");
+          bits + "-bit table rebuilt from its payload words" + seed);
     }
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.testkit.HugeFilters;
+import dev.cuckoo.testkit.TestSeed;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,7 +37,7 @@ class HugeTableTest {
     assertEquals(bits == 8 ? ByteBucketTable.class : PackedBucketTable.class, table.getClass());
 
     // Keys whose first bucket is among the last 4,096: found by hashing random keys.
-    SplittableRandom r = new SplittableRandom(bits);
+    SplittableRandom r = TestSeed.random("keys in the highest buckets, f=" + bits);
     long top = table.bucketCount - 4_096;
     List<List<Long>> keys = HugeFilters.highAndLowKeys(f, table::bucketIndex, top, r);
     // The slots past 2^31 really hold them: the last buckets are occupied.

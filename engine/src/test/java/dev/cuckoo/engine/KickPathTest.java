@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.testkit.AllocationMeter;
+import dev.cuckoo.testkit.TestSeed;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -34,7 +35,8 @@ class KickPathTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 4, 8})
   void aRefusedInsertLeavesTheTableExactlyAsItWas(int perBucket) {
-    SplittableRandom r = new SplittableRandom(perBucket);
+    SplittableRandom r = TestSeed.random("refused inserts, buckets of " + perBucket);
+    String seed = ", buckets of " + perBucket + ", " + TestSeed.rerun();
     ArrayTable t = new ArrayTable(1_002, perBucket);
     KickPath kicks = new KickPath(500, 42);
     List<Long> stored = new ArrayList<>();
@@ -46,17 +48,17 @@ class KickPathTest {
         stored.add(h);
       } else {
         refusals++;
-        assertArrayEquals(before, t.contents(), "a refused insert changed the table");
+        assertArrayEquals(before, t.contents(), "a refused insert changed the table" + seed);
       }
     }
-    assertEquals(30, refusals);
+    assertEquals(30, refusals, seed);
     for (long h : stored) {
-      assertTrue(holds(t, h, 12), "lost " + h);
+      assertTrue(holds(t, h, 12), "lost " + h + seed);
     }
     // Near the loads of Fan et al. (0.5, 0.84, 0.95, 0.98), in a table of only 1,002 buckets.
     double load = stored.size() / (1_002.0 * perBucket);
     double paper = perBucket == 1 ? 0.5 : perBucket == 2 ? 0.84 : perBucket == 4 ? 0.95 : 0.98;
-    assertTrue(load > paper - 0.1, "load " + load);
+    assertTrue(load > paper - 0.1, "load " + load + seed);
   }
 
   /**
@@ -69,7 +71,8 @@ class KickPathTest {
   void theSecondLevelOfTheSearchFindsAFreeBucketTwoMovesAway() {
     long n = 1_002;
     ArrayTable probe = new ArrayTable(n, 1);
-    SplittableRandom r = new SplittableRandom(7);
+    SplittableRandom r = TestSeed.random("a free bucket two moves away");
+    String at = TestSeed.rerun();
     for (int attempt = 0; attempt < 10_000; attempt++) {
       int fe = 1 + r.nextInt(255);
       int fr = 1 + r.nextInt(255);
@@ -92,13 +95,14 @@ class KickPathTest {
         t.insert(b2, fq);
         t.insert(d, ft);
         t.insert(e, 1);
-        assertTrue(new KickPath(2, seed).relocate(t, b1, b2, fe), "seed " + seed);
-        assertTrue(t.holds(b1, fe) && t.holds(a, fr) && t.holds(c, fs), "the entry, r and s each moved one bucket on");
-        assertTrue(t.holds(b2, fq) && t.holds(d, ft) && t.holds(e, 1), "the other side is as it was");
+        assertTrue(new KickPath(2, seed).relocate(t, b1, b2, fe), "walk seed " + seed + ", " + at);
+        assertTrue(t.holds(b1, fe) && t.holds(a, fr) && t.holds(c, fs),
+            "the entry, r and s each moved one bucket on; walk seed " + seed + ", " + at);
+        assertTrue(t.holds(b2, fq) && t.holds(d, ft) && t.holds(e, 1), "the other side is as it was; walk seed " + seed + ", " + at);
       }
       return;
     }
-    throw new AssertionError("no six distinct buckets found");
+    throw new AssertionError("no six distinct buckets found; " + at);
   }
 
   @Test
@@ -117,7 +121,7 @@ class KickPathTest {
   void relocationAllocatesNothing() {
     ArrayTable t = new ArrayTable(10_000, 4);
     KickPath kicks = new KickPath(500, 3);
-    SplittableRandom r = new SplittableRandom(3);
+    SplittableRandom r = TestSeed.random("relocation allocates nothing");
     long[] hashes = new long[100_000];
     for (int i = 0; i < hashes.length; i++) {
       hashes[i] = r.nextLong();
@@ -130,13 +134,14 @@ class KickPathTest {
     });
     // The meter's own reflective call allocates a few dozen bytes; 20,000 inserts allocating
     // one object each would show as hundreds of kilobytes.
-    assertTrue(bytes < 1024, bytes + " bytes allocated by 20,000 inserts");
+    assertTrue(bytes < 1024, bytes + " bytes allocated by 20,000 inserts; " + TestSeed.rerun());
   }
 
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 4})
   void valuesMoveWithTheirFingerprintsAndRefusalsUndoThem(int perBucket) {
-    SplittableRandom r = new SplittableRandom(100 + perBucket);
+    SplittableRandom r = TestSeed.random("values move with fingerprints, buckets of " + perBucket);
+    String seed = ", buckets of " + perBucket + ", " + TestSeed.rerun();
     ArrayTable t = new ArrayTable(502, perBucket);
     KickPath kicks = new KickPath(200, 7);
     List<long[]> stored = new ArrayList<>(); // {hash, value}
@@ -152,7 +157,7 @@ class KickPathTest {
         stored.add(new long[] {h, value});
       } else {
         refusals++;
-        assertArrayEquals(before, t.contents(), "a refused insert changed the table");
+        assertArrayEquals(before, t.contents(), "a refused insert changed the table" + seed);
       }
     }
     // Every stored value sits with its own fingerprint in one of its key's two buckets.
@@ -165,7 +170,7 @@ class KickPathTest {
       for (int s = 0; s < perBucket; s++) {
         found |= t.entryAt(b1, s) == entry || t.entryAt(b2, s) == entry;
       }
-      assertTrue(found, "value " + kv[1] + " left its fingerprint " + fp);
+      assertTrue(found, "value " + kv[1] + " left its fingerprint " + fp + seed);
     }
   }
 
@@ -201,7 +206,8 @@ class KickPathTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 4})
   void everyMoveAndItsUndoStoreTheEntryAsItsNewBucketDoes(int perBucket) {
-    SplittableRandom r = new SplittableRandom(200 + perBucket);
+    SplittableRandom r = TestSeed.random("moves rewrite bucket records, buckets of " + perBucket);
+    String seed = ", buckets of " + perBucket + ", " + TestSeed.rerun();
     BucketRecordingTable t = new BucketRecordingTable(502, perBucket);
     KickPath kicks = new KickPath(200, 9);
     FingerprintStash stash = new FingerprintStash(64);
@@ -215,16 +221,16 @@ class KickPathTest {
       long[] before = t.contents();
       if (!(t.insert(b1, entry) || t.insert(b2, t.movedEntry(entry)) || kicks.relocate(t, b1, b2, entry))) {
         refusals++;
-        assertArrayEquals(before, t.contents(), "a refused insert changed the table");
+        assertArrayEquals(before, t.contents(), "a refused insert changed the table" + seed);
         stash.add(b1, fp, entry);
       }
-      assertTrue(t.recordsAreTrue(), "an entry sits in a bucket other than the one it records");
+      assertTrue(t.recordsAreTrue(), "an entry sits in a bucket other than the one it records" + seed);
     }
     // Emptying slots lets the stash move entries back, into either of their buckets.
     for (int i = 0; i < t.slots.length; i += 3) {
       t.slots[i] = 0;
     }
-    assertTrue(stash.reinsert(t) > 0);
-    assertTrue(t.recordsAreTrue(), "the stash moved an entry back without rewriting its record");
+    assertTrue(stash.reinsert(t) > 0, "nothing moved back from the stash" + seed);
+    assertTrue(t.recordsAreTrue(), "the stash moved an entry back without rewriting its record" + seed);
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.testkit.TestSeed;
 import java.math.BigInteger;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class PackedBitsTest {
 
   @Test
   void windowsAndWritesAtEveryOffsetAndWidthMatchABitString() {
-    SplittableRandom r = new SplittableRandom(7);
+    SplittableRandom r = TestSeed.random("packed windows and writes");
     long[] words = new long[6];
     for (int i = 0; i < words.length; i++) {
       words[i] = r.nextLong();
@@ -32,7 +33,7 @@ class PackedBitsTest {
       for (int offset = 0; offset <= 4 * 64 - width; offset++) {
         BigInteger before = bits(words);
         assertEquals(before.shiftRight(offset).and(mask64).longValue(), PackedBits.window(words, offset),
-            "window at " + offset);
+            "window at " + offset + ", " + TestSeed.rerun());
         long value = r.nextLong();
         PackedBits.write(words, offset, value, mask);
         BigInteger field = BigInteger.valueOf(value & mask).and(mask64);
@@ -41,7 +42,7 @@ class PackedBitsTest {
         }
         BigInteger fieldMask = BigInteger.ONE.shiftLeft(width).subtract(BigInteger.ONE).shiftLeft(offset);
         BigInteger expected = before.andNot(fieldMask).or(field.shiftLeft(offset));
-        assertEquals(expected, bits(words), "write of " + width + " bits at " + offset);
+        assertEquals(expected, bits(words), "write of " + width + " bits at " + offset + ", " + TestSeed.rerun());
       }
     }
   }

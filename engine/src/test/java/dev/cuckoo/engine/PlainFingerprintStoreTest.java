@@ -20,7 +20,8 @@ class PlainFingerprintStoreTest {
     PlainFingerprintStore store = new PlainFingerprintStore(table, stash, new KickPath(50, 1), 0);
     assertEquals(16 * 2 + 3, store.slots(), "the table's slots and the stash's");
     Map<Long, Integer> model = new HashMap<>();
-    SplittableRandom r = new SplittableRandom(TestSeed.of("plain-store"));
+    SplittableRandom r = TestSeed.random("plain-store");
+    String seed = ", " + TestSeed.rerun();
     long[] keys = new long[60];
     for (int i = 0; i < keys.length; i++) {
       keys[i] = r.nextLong();
@@ -34,22 +35,23 @@ class PlainFingerprintStoreTest {
         if (store.add(key)) {
           model.merge(key, 1, Integer::sum);
         } else {
-          assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(table.contents()), "refused add");
-          assertEquals(stashed, stash.size(), "a refused add changed the stash");
+          assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(table.contents()),
+              "step " + step + ": refused add" + seed);
+          assertEquals(stashed, stash.size(), "step " + step + ": a refused add changed the stash" + seed);
         }
       } else if (copies > 0) {
-        assertTrue(store.remove(key), "step " + step);
+        assertTrue(store.remove(key), "step " + step + seed);
         model.merge(key, -1, Integer::sum);
       }
       long size = 0;
       for (Map.Entry<Long, Integer> e : model.entrySet()) {
         size += e.getValue();
         if (e.getValue() > 0) {
-          assertTrue(store.mightContain(e.getKey()), "step " + step + ": false negative");
-          assertTrue(store.count(e.getKey()) >= e.getValue(), "step " + step + ": count");
+          assertTrue(store.mightContain(e.getKey()), "step " + step + ": false negative" + seed);
+          assertTrue(store.count(e.getKey()) >= e.getValue(), "step " + step + ": count" + seed);
         }
       }
-      assertEquals(size, store.size());
+      assertEquals(size, store.size(), "step " + step + seed);
     }
     store.clear();
     assertEquals(0, store.size());
@@ -84,16 +86,16 @@ class PlainFingerprintStoreTest {
       }
       value++;
     }
-    assertTrue(stash.size() > 0, "the stash was used");
+    assertTrue(stash.size() > 0, "the stash was used; " + TestSeed.rerun());
     assertHoldsExactly(table, stash, stored);
     // Remove entries in random order; each removal must take exactly the entry named.
     java.util.List<Long> values = new java.util.ArrayList<>(stored.keySet());
     java.util.Collections.shuffle(values, new java.util.Random(r.nextLong()));
     for (long v : values) {
       long[] at = stored.remove(v);
-      assertTrue(store.removeEntry(at[0], (int) at[1], ArrayTable.entry((int) at[1], v)), "remove of value " + v);
+      assertTrue(store.removeEntry(at[0], (int) at[1], ArrayTable.entry((int) at[1], v)), "remove of value " + v + "; " + TestSeed.rerun());
       assertHoldsExactly(table, stash, stored);
-      assertEquals(stored.size(), store.size());
+      assertEquals(stored.size(), store.size(), TestSeed.rerun());
     }
   }
 
@@ -104,20 +106,20 @@ class PlainFingerprintStoreTest {
       for (int s = 0; s < 2; s++) {
         long e = table.entryAt(b, s);
         if (e != 0) {
-          assertEquals(null, where.put(e >>> 16, (long) b), "value " + (e >>> 16) + " twice");
+          assertEquals(null, where.put(e >>> 16, (long) b), "value " + (e >>> 16) + " twice; " + TestSeed.rerun());
         }
       }
     }
     for (int i = 0; i < stash.size(); i++) {
-      assertEquals(null, where.put(stash.entry(i) >>> 16, -1L), "value " + (stash.entry(i) >>> 16) + " twice");
+      assertEquals(null, where.put(stash.entry(i) >>> 16, -1L), "value " + (stash.entry(i) >>> 16) + " twice; " + TestSeed.rerun());
     }
-    assertEquals(stored.keySet(), where.keySet(), "the values held");
+    assertEquals(stored.keySet(), where.keySet(), "the values held; " + TestSeed.rerun());
     for (Map.Entry<Long, long[]> e : stored.entrySet()) {
       long bucket1 = e.getValue()[0];
       int fingerprint = (int) e.getValue()[1];
       long bucket2 = PartialKeyHashing.alternateBucket(bucket1, fingerprint, 16);
       long at = where.get(e.getKey());
-      assertTrue(at == bucket1 || at == bucket2 || at == -1, "value " + e.getKey() + " left its buckets");
+      assertTrue(at == bucket1 || at == bucket2 || at == -1, "value " + e.getKey() + " left its buckets; " + TestSeed.rerun());
     }
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.testkit.TestSeed;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -27,7 +28,8 @@ class StripedFingerprintStoreTest {
     assertEquals(16, store.stripes());
     assertEquals(35, store.slots());
     Map<Long, Integer> model = new HashMap<>();
-    SplittableRandom r = new SplittableRandom(3);
+    SplittableRandom r = TestSeed.random("one thread through kicks and stash, isolated " + isolated);
+    String seed = ", " + TestSeed.rerun();
     long[] keys = new long[60];
     for (int i = 0; i < keys.length; i++) {
       keys[i] = r.nextLong();
@@ -48,31 +50,31 @@ class StripedFingerprintStoreTest {
           refused++;
           // A refused add may have moved fingerprints to their other bucket (a path that closed
           // a cycle fails half-way), which no lookup or count can tell.
-          assertEquals(Arrays.toString(counts), Arrays.toString(counts(store, keys)), "step " + step + ": refused add");
-          assertEquals(stashed, stash.size());
+          assertEquals(Arrays.toString(counts), Arrays.toString(counts(store, keys)), "step " + step + ": refused add" + seed);
+          assertEquals(stashed, stash.size(), "step " + step + ": refused add" + seed);
         }
       } else if (op < 6) {
         boolean present = store.mightContain(key);
         boolean added = store.addIfAbsent(key);
-        assertEquals(!present && added, added, "step " + step + ": addIfAbsent of a present key");
+        assertEquals(!present && added, added, "step " + step + ": addIfAbsent of a present key" + seed);
         if (added) {
           model.merge(key, 1, Integer::sum);
         }
       } else if (copies > 0) {
-        assertTrue(store.remove(key), "step " + step);
+        assertTrue(store.remove(key), "step " + step + seed);
         model.merge(key, -1, Integer::sum);
       }
       long size = 0;
       for (Map.Entry<Long, Integer> e : model.entrySet()) {
         size += e.getValue();
         if (e.getValue() > 0) {
-          assertTrue(store.mightContain(e.getKey()), "step " + step + ": false negative");
-          assertTrue(store.count(e.getKey()) >= e.getValue(), "step " + step + ": count");
+          assertTrue(store.mightContain(e.getKey()), "step " + step + ": false negative" + seed);
+          assertTrue(store.count(e.getKey()) >= e.getValue(), "step " + step + ": count" + seed);
         }
       }
-      assertEquals(size, store.size());
+      assertEquals(size, store.size(), "step " + step + seed);
     }
-    assertTrue(refused > 0 && stashedAdds > 0, refused + " refused, " + stashedAdds + " stashed: the test missed a path");
+    assertTrue(refused > 0 && stashedAdds > 0, refused + " refused, " + stashedAdds + " stashed: the test missed a path" + seed);
     store.clear();
     assertEquals(0, store.size());
     assertEquals(0, stash.size());
@@ -132,7 +134,8 @@ class StripedFingerprintStoreTest {
     int writers = 4;
     int perWriter = 60;
     long[][] keys = new long[writers][perWriter];
-    SplittableRandom r = new SplittableRandom(11);
+    SplittableRandom r = TestSeed.random("writers and readers, isolated " + isolated);
+    String seed = ", " + TestSeed.rerun();
     for (long[] k : keys) {
       for (int i = 0; i < k.length; i++) {
         k[i] = r.nextLong();
@@ -187,17 +190,17 @@ class StripedFingerprintStoreTest {
     for (Thread t : threads) {
       t.join();
     }
-    assertTrue(errors.isEmpty(), errors.stream().limit(5).toList().toString());
+    assertTrue(errors.isEmpty(), errors.stream().limit(5).toList() + seed);
     long expected = 0;
     for (int w = 0; w < writers; w++) {
       for (int i = 0; i < perWriter; i++) {
         if (stored[w][i]) {
           expected++;
-          assertTrue(store.mightContain(keys[w][i]), "writer " + w + " key " + i + " lost");
+          assertTrue(store.mightContain(keys[w][i]), "writer " + w + " key " + i + " lost" + seed);
         }
       }
     }
-    assertEquals(expected, store.size());
+    assertEquals(expected, store.size(), seed);
   }
 
   /**
@@ -211,30 +214,31 @@ class StripedFingerprintStoreTest {
     PausingTable table = new PausingTable(16, isolated);
     FingerprintStash stash = new FingerprintStash(2);
     StripedFingerprintStore store = new StripedFingerprintStore(table, stash, 32, 0, 1, 0);
-    SplittableRandom r = new SplittableRandom(5);
+    SplittableRandom r = TestSeed.random("lookup overlapping a move from the stash, isolated " + isolated);
+    String seed = TestSeed.rerun();
     long key = r.nextLong();
     long bucket1 = table.bucketIndex(key);
     long bucket2 = table.alternate(bucket1, table.fingerprint(key));
     // One-slot buckets: a blocker in each of the key's buckets sends the key to the stash.
     long blocker = keyWithFirstBucket(table, r, bucket1);
-    assertTrue(store.add(blocker));
-    assertTrue(store.add(keyWithFirstBucket(table, r, bucket2)));
-    assertTrue(store.add(key));
-    assertEquals(1, stash.size());
+    assertTrue(store.add(blocker), seed);
+    assertTrue(store.add(keyWithFirstBucket(table, r, bucket2)), seed);
+    assertTrue(store.add(key), seed);
+    assertEquals(1, stash.size(), seed);
 
     boolean[] found = new boolean[1];
     Thread reader = new Thread(() -> found[0] = store.mightContain(key));
     table.pauseAfterNextSearch(reader);
     reader.start();
-    assertTrue(table.searched.await(10, TimeUnit.SECONDS), "the reader never searched");
+    assertTrue(table.searched.await(10, TimeUnit.SECONDS), "the reader never searched; " + seed);
     // The reader has read both buckets (the key is in neither); the removal frees bucket1
     // and moves the key there from the stash, leaving the stash empty.
-    assertTrue(store.remove(blocker));
-    assertEquals(0, stash.size());
-    assertTrue(table.holds(bucket1, table.fingerprint(key)));
+    assertTrue(store.remove(blocker), seed);
+    assertEquals(0, stash.size(), seed);
+    assertTrue(table.holds(bucket1, table.fingerprint(key)), seed);
     table.resume.countDown();
     reader.join();
-    assertTrue(found[0], "a lookup overlapping the move from the stash missed the key");
+    assertTrue(found[0], "a lookup overlapping the move from the stash missed the key; " + seed);
   }
 
   private static long keyWithFirstBucket(ArrayTable table, SplittableRandom r, long bucket) {

@@ -2,6 +2,7 @@ package dev.cuckoo.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cuckoo.testkit.TestSeed;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,7 +24,7 @@ class SwarLanesTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 17, 21, 24, 31, 32})
   void zeroLaneTestsAreExactForEveryWidth(int width) {
-    SplittableRandom r = new SplittableRandom(width);
+    SplittableRandom r = TestSeed.random("zero lanes of width " + width);
     for (int lanes = 1; lanes * width <= 64; lanes++) {
       long lo = SwarLanes.repeat(1L, width, lanes);
       long hi = lo << (width - 1);
@@ -42,7 +43,7 @@ class SwarLanesTest {
         if (used < 64) {
           x |= r.nextLong() << used; // bits above the lanes must not matter
         }
-        String at = "width " + width + ", " + lanes + " lanes, x=" + Long.toHexString(x);
+        String at = "width " + width + ", " + lanes + " lanes, x=" + Long.toHexString(x) + ", " + TestSeed.rerun();
         assertEquals(expectedLanes, SwarLanes.zeroLanes(x, low, hi), at);
         assertEquals(expectedLanes != 0, SwarLanes.anyZero(x, lo, hi) != 0, at);
       }
@@ -52,7 +53,7 @@ class SwarLanesTest {
   @ParameterizedTest
   @ValueSource(ints = {4, 8, 12, 16, 32})
   void aLaneEqualToAValueIsAZeroLaneOfTheXor(int width) {
-    SplittableRandom r = new SplittableRandom(-width);
+    SplittableRandom r = TestSeed.random("lanes equal to a value, width " + width);
     int lanes = 64 / width;
     long lo = SwarLanes.repeat(1L, width, lanes);
     long hi = lo << (width - 1);
@@ -67,15 +68,17 @@ class SwarLanesTest {
         x |= v << (k * width);
       }
       long pattern = value * lo;
-      assertEquals(matches, Long.bitCount(SwarLanes.zeroLanes(x ^ pattern, low, hi)));
-      assertEquals(matches > 0, SwarLanes.anyZero(x ^ pattern, lo, hi) != 0);
+      String at = "width " + width + ", x=" + Long.toHexString(x) + " value=" + Long.toHexString(value) + ", "
+          + TestSeed.rerun();
+      assertEquals(matches, Long.bitCount(SwarLanes.zeroLanes(x ^ pattern, low, hi)), at);
+      assertEquals(matches > 0, SwarLanes.anyZero(x ^ pattern, lo, hi) != 0, at);
     }
   }
 
   @ParameterizedTest
   @ValueSource(ints = {8, 16, 32})
   void aCodeEndedByItsLowestSetBitMatchesEveryLaneItIsAPrefixOf(int width) {
-    SplittableRandom r = new SplittableRandom(100 + width);
+    SplittableRandom r = TestSeed.random("code prefixes, width " + width);
     int lanes = 64 / width;
     long laneMask = -1L >>> (64 - width);
     long lo = SwarLanes.repeat(1L, width, lanes);
@@ -100,7 +103,7 @@ class SwarLanesTest {
         p |= pl << (k * width);
       }
       long d = SwarLanes.codeMismatch(x, p, lo);
-      String at = "x=" + Long.toHexString(x) + " p=" + Long.toHexString(p);
+      String at = "width " + width + ", x=" + Long.toHexString(x) + " p=" + Long.toHexString(p) + ", " + TestSeed.rerun();
       assertEquals(matches, Long.bitCount(SwarLanes.zeroLanes(d, low, hi)), at);
       assertEquals(matches > 0, SwarLanes.anyZero(d, lo, hi) != 0, at);
     }

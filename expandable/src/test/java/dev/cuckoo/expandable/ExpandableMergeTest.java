@@ -5,14 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.testkit.SeedInFailures;
 import dev.cuckoo.testkit.TestSeed;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Merging expandable filters of different sizes: the smaller one's entries age to the larger
  * table (to one child bucket each doubling, to both once they run out of bits), the merged
  * filter finds every key of both, and removes of either's keys leave the other's.
  */
+@ExtendWith(SeedInFailures.class)
 class ExpandableMergeTest {
   private static final long SEED = TestSeed.of("ExpandableMergeTest");
 

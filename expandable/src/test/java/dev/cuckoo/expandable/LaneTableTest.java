@@ -5,14 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.testkit.SeedInFailures;
 import dev.cuckoo.testkit.TestSeed;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The lane encoding, the alternate bucket, and doubling, checked against plain arithmetic. */
+@ExtendWith(SeedInFailures.class)
 class LaneTableTest {
 
   private static SplittableRandom random(String test, int laneBits, int slots) {

@@ -5,14 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.testkit.SeedInFailures;
 import dev.cuckoo.testkit.TestSeed;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The slot layout of the index: every offset a log of up to 512 GiB can have, past 4 GiB above
  * all, survives in every slot, and writing one slot leaves its neighbours alone.
  */
+@ExtendWith(SeedInFailures.class)
 class IndexTableTest {
   private static final long FOUR_GIB = 1L << 32;
   private static final long LARGEST = IndexTable.MAX_UNITS * IndexTable.UNIT - IndexTable.UNIT;

@@ -2,25 +2,22 @@ package dev.cuckoo.redis;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.testkit.TestSeed;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 
 /** What the real server answers, asked in pipelines so that thousands of keys take milliseconds. */
 final class CfReplies {
-  /** The seed of every randomized test here: {@code -Dcuckoo.test.seed=N} repeats a run. */
-  static final long SEED = Long.getLong("cuckoo.test.seed", new SplittableRandom().nextLong());
-
   private CfReplies() {}
 
   /** @return " (seed N: rerun with -Dcuckoo.test.seed=N)", for messages */
   static String seed() {
-    return " (seed " + SEED + ": rerun with -Dcuckoo.test.seed=" + SEED + ")";
+    return " (" + TestSeed.rerun() + ")";
   }
 
   /** @return CF.INFO of the key, as {@code ScalableCuckooFilter.info()} gives it */

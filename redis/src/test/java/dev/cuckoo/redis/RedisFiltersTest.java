@@ -13,6 +13,7 @@ import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.redis.testing.RealRedis;
 import dev.cuckoo.scalable.RedisBloomDump;
 import dev.cuckoo.scalable.ScalableCuckooFilter;
+import dev.cuckoo.testkit.TestSeed;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ class RedisFiltersTest {
   @Test
   void aFilterRedisBuiltWithAddsAndDeletesPullsWithRedisBloomsOwnAnswers() throws CorruptFilterException {
     redis.cfReserve("seen", 1000, CFReserveParams.reserveParams().bucketSize(4).expansion(2).maxIterations(50));
-    SplittableRandom r = new SplittableRandom(CfReplies.SEED);
+    SplittableRandom r = TestSeed.random("keys Redis adds and deletes");
     List<String> added = new ArrayList<>();
     for (int i = 0; i < 20_000; i++) {
       added.add("k" + r.nextInt(15_000)); // duplicates too

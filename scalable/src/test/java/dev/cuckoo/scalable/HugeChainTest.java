@@ -8,6 +8,7 @@ import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.scalable.RedisBloomDump.Chunk;
 import dev.cuckoo.testkit.HugeFilters;
+import dev.cuckoo.testkit.TestSeed;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,7 +31,7 @@ class HugeChainTest {
 
   @Test
   void keysInTheHighestBucketsOfA4GiBSubFilterAreStoredFoundDumpedWrittenAndRead(@TempDir Path dir) throws IOException {
-    SplittableRandom r = new SplittableRandom(32);
+    SplittableRandom r = TestSeed.random("keys in the highest buckets of a 4 GiB sub-filter");
     Path[] file = new Path[1];
     List<List<Long>> keys = addFindDumpAndWrite(dir, r, file);
     // Only the file is left of the first chain: reading it holds one chain at a time.

@@ -16,6 +16,7 @@ import dev.cuckoo.FilterSpec;
 import dev.cuckoo.scalable.RedisBloomDump.Chunk;
 import dev.cuckoo.testkit.AllocationMeter;
 import dev.cuckoo.testkit.ForgedFiles;
+import dev.cuckoo.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
@@ -224,7 +225,7 @@ class RedisBloomDumpTest {
   void randomlyDamagedDumpsLoadConsistentlyOrAreRejected() {
     ScalableCuckooFilter f = threeSubFilters();
     List<Chunk> dump = RedisBloomDump.dump(f);
-    SplittableRandom r = new SplittableRandom(42);
+    SplittableRandom r = TestSeed.random("damaged dumps");
     int rejected = 0;
     for (int trial = 0; trial < 3000; trial++) {
       List<Chunk> damaged = new ArrayList<>(dump);
@@ -247,12 +248,12 @@ class RedisBloomDumpTest {
         for (byte b : tables(g)) {
           stored += b != 0 ? 1 : 0;
         }
-        assertEquals(g.size(), stored, "trial " + trial);
+        assertEquals(g.size(), stored, "trial " + trial + ", " + TestSeed.rerun());
       } catch (CorruptFilterException e) {
         rejected++;
       }
     }
-    assertTrue(rejected > 1000, rejected + " of 3000 damaged dumps rejected");
+    assertTrue(rejected > 1000, rejected + " of 3000 damaged dumps rejected, " + TestSeed.rerun());
   }
 
   private static void assertCorrupt(List<Chunk> chunks, String... mentions) {
@@ -372,13 +373,12 @@ class RedisBloomDumpTest {
   // the scheduler does.
   @SuppressWarnings("ThreadPriorityCheck")
   void aStreamedDumpOfALockedFilterIsOneStateWhileWritersRun() throws Exception {
-    long seed = Long.getLong("cuckoo.test.seed", new SplittableRandom().nextLong());
     ScalableCuckooFilter f = ScalableCuckooFilterTest.create("scalable?capacity=64&bucketSize=2&expansion=2"
         + "&concurrency=locked");
     java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
     Thread writer = new Thread(() -> {
       // Adds and removes: the chain grows, shrinks by compaction, and every count moves.
-      SplittableRandom r = new SplittableRandom(seed);
+      SplittableRandom r = TestSeed.random("writer racing a streamed dump");
       long base = r.nextLong();
       for (long i = 0; !stop.get(); i++) {
         f.add(base + i);
@@ -403,7 +403,7 @@ class RedisBloomDumpTest {
           loader.accept(c);
         }
         ScalableCuckooFilter copy = loader.finish(); // numItems matches the data: one state
-        assertEquals(copy.size(), storedIn(copy), "round " + round + ", seed " + seed);
+        assertEquals(copy.size(), storedIn(copy), "round " + round + ", " + TestSeed.rerun());
       }
     } finally {
       stop.set(true);

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.scalable.RedisBloomDump.Chunk;
+import dev.cuckoo.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -101,10 +103,11 @@ class RedisBloomVectorTest {
     List<Chunk> reversed = new ArrayList<>(chunks);
     Collections.reverse(reversed);
     orders.add(reversed);
-    Random random = new Random(vector.hashCode());
+    SplittableRandom random = TestSeed.random("chunk orders and probes " + vector);
+    Random shuffler = new Random(random.nextLong()); // Collections.shuffle takes only a Random
     for (int i = 0; i < 3; i++) {
       List<Chunk> shuffled = new ArrayList<>(chunks);
-      Collections.shuffle(shuffled, random);
+      Collections.shuffle(shuffled, shuffler);
       orders.add(shuffled);
     }
     List<byte[]> probes = probes(r, random);
@@ -114,7 +117,7 @@ class RedisBloomVectorTest {
       assertEquals(r.filter.spec().bucketSize(), loaded.spec().bucketSize(), vector);
       assertEquals(r.filter.spec().maxKicks(), loaded.spec().maxKicks(), vector);
       assertEquals(r.filter.spec().option("expansion"), loaded.spec().option("expansion"), vector);
-      assertSameAnswers(r.filter, loaded, probes, vector + " loaded from " + order);
+      assertSameAnswers(r.filter, loaded, probes, vector + " loaded from " + order + ", " + TestSeed.rerun());
       assertEquals(chunks, RedisBloomDump.dump(loaded), vector + ": dump of the loaded filter");
     }
   }
@@ -129,7 +132,8 @@ class RedisBloomVectorTest {
     assertTrue(read instanceof ScalableCuckooFilter, vector);
     assertEquals(r.filter.spec(), read.spec(), vector);
     assertEquals(r.filter.info(), ((ScalableCuckooFilter) read).info(), vector);
-    assertSameAnswers(r.filter, read, probes(r, new Random(vector.hashCode())), vector + " after write/read");
+    assertSameAnswers(r.filter, read, probes(r, TestSeed.random("probes after write/read " + vector)),
+        vector + " after write/read, " + TestSeed.rerun());
     assertEquals(chunks(vector), RedisBloomDump.dump(read), vector + ": dump after write/read");
   }
 
@@ -218,7 +222,7 @@ class RedisBloomVectorTest {
   }
 
   /** @return every key of the ops, and as many random ones */
-  private static List<byte[]> probes(Replay r, Random random) {
+  private static List<byte[]> probes(Replay r, SplittableRandom random) {
     List<byte[]> probes = new ArrayList<>(r.keys);
     for (int i = 0; i < r.keys.size(); i++) {
       byte[] k = new byte[random.nextInt(16)];

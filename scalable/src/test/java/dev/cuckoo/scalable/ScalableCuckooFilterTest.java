@@ -19,6 +19,7 @@ import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.scalable.RedisBloomDump.Chunk;
 import dev.cuckoo.testkit.AllocationMeter;
+import dev.cuckoo.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -404,40 +405,41 @@ class ScalableCuckooFilterTest {
     ScalableCuckooFilter plain = new ScalableCuckooFilter(spec, ScalableProvider.newChain(spec, 1 << 30));
     ScalableCuckooFilter paged = new ScalableCuckooFilter(spec, ScalableProvider.newChain(spec, 8));
     assertTrue(paged.chain().subFilter(0).pageCount() > 1);
-    SplittableRandom r = new SplittableRandom(config.hashCode());
+    SplittableRandom r = TestSeed.random("paged tables " + config);
+    String seed = ", " + TestSeed.rerun();
     List<Long> present = new ArrayList<>();
     for (int step = 0; step < 6000; step++) {
       long key = r.nextLong(800);
       int op = r.nextInt(10);
       if (op < 4) {
         boolean added = plain.add(key);
-        assertEquals(added, paged.add(key), "add, step " + step);
+        assertEquals(added, paged.add(key), "add, step " + step + seed);
         if (added) {
           present.add(key);
         }
       } else if (op < 5) {
         boolean added = plain.addIfAbsent(key);
-        assertEquals(added, paged.addIfAbsent(key), "addIfAbsent, step " + step);
+        assertEquals(added, paged.addIfAbsent(key), "addIfAbsent, step " + step + seed);
         if (added) {
           present.add(key);
         }
       } else if (op < 7 && !present.isEmpty()) {
         long k = present.remove(r.nextInt(present.size()));
-        assertEquals(plain.remove(k), paged.remove(k), "remove, step " + step);
+        assertEquals(plain.remove(k), paged.remove(k), "remove, step " + step + seed);
       } else {
-        assertEquals(plain.mightContain(key), paged.mightContain(key), "mightContain, step " + step);
-        assertEquals(plain.count(key), paged.count(key), "count, step " + step);
+        assertEquals(plain.mightContain(key), paged.mightContain(key), "mightContain, step " + step + seed);
+        assertEquals(plain.count(key), paged.count(key), "count, step " + step + seed);
       }
-      assertEquals(plain.info(), paged.info(), "step " + step);
+      assertEquals(plain.info(), paged.info(), "step " + step + seed);
     }
-    assertArrayEquals(tables(plain), tables(paged));
+    assertArrayEquals(tables(plain), tables(paged), "tables" + seed);
     List<Chunk> dump = RedisBloomDump.dump(paged);
-    assertEquals(RedisBloomDump.dump(plain), dump);
-    assertArrayEquals(tables(plain), tables(RedisBloomDump.load(dump, 8)));
+    assertEquals(RedisBloomDump.dump(plain), dump, "dumps" + seed);
+    assertArrayEquals(tables(plain), tables(RedisBloomDump.load(dump, 8)), "tables loaded from the dump" + seed);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     paged.writeTo(out);
     CuckooFilter read = CuckooFilters.read(new ByteArrayInputStream(out.toByteArray()));
-    assertArrayEquals(tables(plain), tables((ScalableCuckooFilter) read));
+    assertArrayEquals(tables(plain), tables((ScalableCuckooFilter) read), "tables after write/read" + seed);
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.testkit.TestSeed;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -62,7 +63,7 @@ class SemiSortedTableTest {
     long buckets = 10;
     SemiSortedTable t = SemiSortedTable.create(buckets, bits);
     long highMask = -1L >>> (64 - (bits - 4));
-    SplittableRandom r = new SplittableRandom(bits);
+    SplittableRandom r = TestSeed.random("every code, f=" + bits);
     for (int code = 0; code < SemiSortCodec.CODES; code++) {
       int nibbles = SemiSortCodec.nibbles(code);
       // The highest high parts, the lowest non-zero ones (so nibble 0 is a fingerprint, not an
@@ -77,7 +78,7 @@ class SemiSortedTableTest {
         long other = (bucket + 1) % buckets;
         long o = t.offset(bucket);
         t.store(o, keys[3], keys[1], keys[0], keys[2]);
-        String at = "f=" + bits + " code " + code + " keys " + Arrays.toString(keys);
+        String at = "f=" + bits + " code " + code + " keys " + Arrays.toString(keys) + ", " + TestSeed.rerun();
         assertEquals(code, t.code(o), at);
         assertTrue(t.isCanonical(bucket), at);
         long[] fps = sortedFingerprints(keys);
@@ -101,7 +102,7 @@ class SemiSortedTableTest {
       }
     }
     for (long w : t.words) {
-      assertEquals(0, w, "f=" + bits + ": an emptied bucket left bits set");
+      assertEquals(0, w, "f=" + bits + ": an emptied bucket left bits set, " + TestSeed.rerun());
     }
   }
 
@@ -116,12 +117,12 @@ class SemiSortedTableTest {
     for (int b = 0; b < buckets; b++) {
       model.add(new ArrayList<>());
     }
-    SplittableRandom r = new SplittableRandom(-bits);
+    SplittableRandom r = TestSeed.random("bucket operations against a model, f=" + bits);
     long max = -1L >>> (64 - bits);
     for (int step = 0; step < 4_000; step++) {
       int b = r.nextInt(buckets);
       List<Long> m = model.get(b);
-      String at = "f=" + bits + " step " + step + " bucket " + b;
+      String at = "f=" + bits + " step " + step + " bucket " + b + ", " + TestSeed.rerun();
       // Biased towards the edge cases: nibble 0, the largest value, tiny values.
       long fp = switch (r.nextInt(5)) {
         case 0 -> (r.nextLong() & max) & ~0xFL;

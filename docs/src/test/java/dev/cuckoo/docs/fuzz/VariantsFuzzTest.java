@@ -74,6 +74,7 @@ class VariantsFuzzTest {
         "semi-sorted?capacity=1&bucketSize=4&fingerprintBits=32&hash=wyhash"));
     Path ops = FilterFuzzing.inputsOf(VariantsFuzzTest.class, "operations");
     Files.createDirectories(ops);
+    // Fixed, not TestSeed's: regenerating the committed inputs must reproduce them.
     SplittableRandom r = new SplittableRandom(8);
     for (int c = 0; c < CONFIGS.size(); c++) {
       // Mostly adds, so that the small filter fills, refuses, grows; then everything mixed.

@@ -82,6 +82,11 @@ public abstract class MappedFilterContractTest {
           assertEquals(heap.mightContain(k), mapped.mightContain(k), () -> config + ", " + k + TestSeed.rerun());
           assertEquals(heap.count(k), mapped.count(k), () -> config + ", " + k + TestSeed.rerun());
         }
+        long[] longs = random.longs(5000).toArray();
+        boolean[] heapAnswers = new boolean[longs.length];
+        boolean[] mappedAnswers = new boolean[longs.length];
+        assertEquals(heap.mightContainAll(longs, heapAnswers), mapped.mightContainAll(longs, mappedAnswers), config);
+        assertTrue(java.util.Arrays.equals(heapAnswers, mappedAnswers), () -> config + TestSeed.rerun());
         mapped.verify();
       }
     }

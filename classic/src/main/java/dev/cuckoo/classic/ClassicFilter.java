@@ -146,6 +146,26 @@ abstract sealed class ClassicFilter extends TableFilter
     ClassicPayload.write(out, spec().capacity().getAsLong(), table(), store.size(), stash);
   }
 
+  /**
+   * Completes a block of lookups whose table answers are in {@code results}: a key the table
+   * does not hold may be in the stash, while the stash holds anything.
+   *
+   * @return the true answers, {@code found} and the stash's
+   */
+  final int stashed(BucketTable table, long[] hashes, int n, boolean[] results, int at, int found) {
+    if (stash.size() == 0) {
+      return found;
+    }
+    int all = found;
+    for (int i = 0; i < n; i++) {
+      if (!results[at + i] && stash.mightContain(table, hashes[i])) {
+        results[at + i] = true;
+        all++;
+      }
+    }
+    return all;
+  }
+
   /** 16-bit fingerprints in buckets of 4 ({@link ShortBucketTable}), without concurrency. */
   static final class OfShortBuckets extends ClassicFilter {
     private final ShortBucketTable table;
@@ -168,16 +188,7 @@ abstract sealed class ClassicFilter extends TableFilter
     /** {@inheritDoc} Both buckets of every key read first, then tested; the stash after. */
     @Override
     protected int mightContainHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
-      int found = table.containsHashes(hashes, n, scratch, results, at);
-      if (stash.size() != 0) {
-        for (int i = 0; i < n; i++) {
-          if (!results[at + i] && stash.mightContain(table, hashes[i])) {
-            results[at + i] = true;
-            found++;
-          }
-        }
-      }
-      return found;
+      return stashed(table, hashes, n, results, at, table.containsHashes(hashes, n, scratch, results, at));
     }
   }
 
@@ -246,6 +257,15 @@ abstract sealed class ClassicFilter extends TableFilter
         return super.mightContainHash(keyHash);
       }
       return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
+    }
+
+    /** {@inheritDoc} Both buckets of every key read first, then tested; the stash after. */
+    @Override
+    protected int mightContainHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
+      if (striped) {
+        return super.mightContainHashes(hashes, n, scratch, results, at);
+      }
+      return stashed(table, hashes, n, results, at, table.containsHashes(hashes, n, scratch, results, at));
     }
 
     @Override

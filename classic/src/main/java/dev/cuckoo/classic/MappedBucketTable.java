@@ -1,6 +1,7 @@
 package dev.cuckoo.classic;
 
 import dev.cuckoo.engine.MappedWords;
+import dev.cuckoo.engine.SwarLanes;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 
@@ -31,6 +32,45 @@ final class MappedBucketTable extends PackedBucketTable {
   @Override
   long window(long offset) {
     return wordAligned ? mapped.get(offset >>> 6) >>> offset : mapped.window(offset);
+  }
+
+  /**
+   * Looks up a block of key hashes in two passes, as {@link ShortBucketTable#containsHashes}
+   * does: first both buckets of every key, whose loads are independent of one another, so that
+   * their page-cache misses overlap; then the tests. Shapes whose bucket is more than one window
+   * look up key by key.
+   *
+   * @param hashes the hashes, in {@code [0, n)}
+   * @param n how many
+   * @param scratch at least {@code 2n} longs
+   * @param results where answer {@code i} goes, at {@code at + i}
+   * @param at where the block's answers start
+   * @return how many are true
+   */
+  int containsHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
+    int found = 0;
+    if (windows != 1) {
+      for (int i = 0; i < n; i++) {
+        boolean r = containsHash(hashes[i]);
+        results[at + i] = r;
+        found += r ? 1 : 0;
+      }
+      return found;
+    }
+    for (int i = 0; i < n; i++) {
+      long keyHash = hashes[i];
+      long bucket1 = bucketIndex(keyHash);
+      int fingerprint = fingerprint(keyHash);
+      long pattern = (fingerprint & 0xFFFF_FFFFL) * lo;
+      scratch[2 * i] = window(bucket1 * bucketBits) ^ pattern;
+      scratch[2 * i + 1] = window(alternate(bucket1, fingerprint) * bucketBits) ^ pattern;
+    }
+    for (int i = 0; i < n; i++) {
+      boolean r = (SwarLanes.anyZero(scratch[2 * i], lo, hi) | SwarLanes.anyZero(scratch[2 * i + 1], lo, hi)) != 0;
+      results[at + i] = r;
+      found += r ? 1 : 0;
+    }
+    return found;
   }
 
   @Override

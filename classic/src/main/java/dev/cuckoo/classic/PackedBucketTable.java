@@ -14,16 +14,16 @@ import dev.cuckoo.engine.SwarLanes;
  */
 sealed class PackedBucketTable extends WordBucketTable permits MappedBucketTable {
   /** Bits of one bucket. */
-  private final long bucketBits;
+  final long bucketBits;
   /** Slots searched per window: a power of two dividing the bucket size, at most 64 bits. */
   private final int lanes;
   /** Windows per bucket. */
-  private final int windows;
+  final int windows;
   /** Bits of one window's lanes. */
   private final long windowBits;
   private final long laneMask;
-  private final long lo;
-  private final long hi;
+  final long lo;
+  final long hi;
   private final long low;
   /**
    * PartialKeyHashing.fingerprint's constants for this width, computed once: the width is not

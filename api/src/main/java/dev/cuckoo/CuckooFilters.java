@@ -109,6 +109,68 @@ public final class CuckooFilters {
     return FilterFile.read(in, Objects.requireNonNull(hash, "hash must not be null"));
   }
 
+  /**
+   * Maps a filter file read-only, in milliseconds whatever its size: checks the header, its
+   * checksum, the hash check and the file's length against the header, and the variant's fields,
+   * but reads no table; the table's pages are read by the lookups that touch them, from the page
+   * cache that every process mapping the file shares. It answers every lookup as {@link #read}
+   * of the same file would. The whole file's checksum is checked by {@link MappedFilter#verify}.
+   *
+   * <pre>{@code
+   * try (MappedFilter f = CuckooFilters.open(Path.of("urls.cuckoo"))) {
+   *   f.mightContain("https://example.com/");
+   * }
+   * }</pre>
+   *
+   * @param path a filter file of format version 3, which {@link CuckooFilter#writeTo} writes
+   *     for the variants that can be mapped
+   * @return the filter, read-only: writes throw {@link UnsupportedOperationException}
+   * @throws CorruptFilterException if the file is damaged, truncated, of another length than its
+   *     header says, names a variant or hash that is not installed, or was left being changed by
+   *     a writer that stopped between forces
+   * @throws UnsupportedOperationException if the variant cannot be mapped (the message names
+   *     those that can; {@link #read} still reads it), or the file is of an older format version
+   *     (the message says how to convert it)
+   * @throws IOException if reading fails
+   */
+  public static MappedFilter open(java.nio.file.Path path) throws IOException {
+    return FilterFile.open(path, false);
+  }
+
+  /**
+   * Maps a filter file read-write, as {@link #open} does: adds and removes change the file through
+   * the mapping, {@link MappedFilter#force} makes them durable, {@link MappedFilter#close} forces
+   * and closes. The file is locked against other writers while open.
+   *
+   * @param path a filter file of format version 3
+   * @return the filter
+   * @throws CorruptFilterException as {@link #open} does
+   * @throws UnsupportedOperationException as {@link #open} does
+   * @throws IOException if reading fails, or another process holds the file open for writing
+   */
+  public static MappedFilter openWritable(java.nio.file.Path path) throws IOException {
+    return FilterFile.open(path, true);
+  }
+
+  /**
+   * Creates a file holding a new, empty filter and maps it read-write: the way to build a filter
+   * larger than the heap. The file is sized for the whole table at once, but the table's pages
+   * take room on disk only as keys reach them (where the file system supports sparse files).
+   * The file is marked as being changed until the first {@link MappedFilter#force} or {@link
+   * MappedFilter#close}: close it, or force it, before another process opens it.
+   *
+   * @param config the config string, as for {@link #create(String)}
+   * @param path the file, which must not exist yet
+   * @return the filter, writable
+   * @throws IllegalArgumentException as {@link #create(String)} does for a bad config (the heap is
+   *     not consulted: the table is the file)
+   * @throws UnsupportedOperationException if the variant cannot be mapped, naming those that can
+   * @throws IOException if the file exists or cannot be written
+   */
+  public static MappedFilter createFile(String config, java.nio.file.Path path) throws IOException {
+    return FilterFile.createFile(ProviderRegistry.resolve(FilterSpec.parse(config)), path);
+  }
+
   /** @return the names of the installed variants, sorted */
   public static Set<String> variants() {
     return ProviderRegistry.variants();

@@ -149,6 +149,26 @@ public final class EnvelopeReader {
     }
   }
 
+  /**
+   * Reads {@code n} bytes that must be zero.
+   *
+   * @throws CorruptFilterException if one is not
+   */
+  void requireZeros(long n) throws IOException {
+    while (n > 0) {
+      int k = (int) Math.min(n, buf.length);
+      need(k);
+      for (int i = 0; i < k; i++) {
+        if (buf[pos + i] != 0) {
+          throw new CorruptFilterException("filter file has a non-zero byte at offset " + (consumed + i)
+              + ", in the " + section);
+        }
+      }
+      take(k);
+      n -= k;
+    }
+  }
+
   void skip(long n) throws IOException {
     while (n > 0) {
       int k = (int) Math.min(n, buf.length);

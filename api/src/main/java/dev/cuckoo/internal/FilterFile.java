@@ -10,6 +10,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +37,27 @@ import java.util.Objects;
  * 52+V+S+P    4     CRC32C of every byte before it
  * </pre>
  *
+ * <p>Version 3 aligns the payload so that a variant can map its table where it lies ({@link
+ * dev.cuckoo.CuckooFilters#open}). Its header adds three fields after the payload's length, then
+ * zeros up to the payload:
+ *
+ * <pre>
+ * offset      size  field (big-endian)
+ * 44+V+S      8     P, length of the payload
+ * 52+V+S      8     O, the payload's offset: 68+V+S rounded up to a multiple of 4096
+ * 60+V+S      4     CRC32C of bytes [0, 60+V+S): the header checksum, checked at every open
+ * 64+V+S      4     state: 0 = clean; 1 = a writer had changed it in place since its last force
+ * 68+V+S      ...   zeros up to O
+ * O           P     payload, written by the variant
+ * O+P         4     CRC32C of every byte before it, with the state as 0
+ * </pre>
+ *
+ * <p>The file is exactly {@code O+P+4} bytes. A file in state 1 is refused, by {@link #read} and
+ * {@link #open} alike: its writer stopped between forces, and pages of a mapping reach the file in
+ * any order, so its table may hold a half-moved fingerprint. Version 3 is written for filters whose
+ * payload asks to be aligned ({@link dev.cuckoo.spi.AbstractCuckooFilter#alignsPayload}); others
+ * are still written as version 2.
+ *
  * <p>The probe keys, hashed with {@link HashStrategy#hashBytes(byte[], int, int)}: the empty
  * key; the 8 bytes {@code 01 23 45 67 89 AB CD EF}; the 6 ASCII bytes {@code cuckoo}; the 100
  * bytes {@code 00 01 02 ... 63}. A filter's buckets and fingerprints come from its hash, so a
@@ -55,8 +80,16 @@ import java.util.Objects;
 public final class FilterFile {
   /** The first four bytes of every filter file: "CKOF". */
   public static final int MAGIC = 0x434B4F46;
-  /** The envelope version this library writes; it reads this one and every earlier one. */
-  public static final int FORMAT_VERSION = 2;
+  /** The newest envelope version, which this library writes for aligned payloads; it reads every earlier one. */
+  public static final int FORMAT_VERSION = 3;
+  /** The envelope version written for payloads that are not aligned: version 3 without alignment. */
+  public static final int UNALIGNED_VERSION = 2;
+  /** What the payload's offset in a version 3 file is a multiple of: a page, so that it maps as it lies. */
+  public static final int PAYLOAD_ALIGNMENT = 4096;
+  /** The state of a version 3 file that its writer forced or closed. */
+  static final int CLEAN = 0;
+  /** The state of a version 3 file that its writer changed after its last force. */
+  static final int DIRTY = 1;
   /** The first envelope version, written by 0.1.0: no hash check. */
   static final int FIRST_VERSION = 1;
   /** The bytes of the hash check. */
@@ -106,23 +139,27 @@ public final class FilterFile {
    */
   public static void write(OutputStream out, FilterSpec spec, HashStrategy hash, long payloadLength,
       PayloadWriter payload) throws IOException {
+    write(out, spec, hash, payloadLength, payload, false);
+  }
+
+  /**
+   * Writes a filter file, as version 3 with its payload at an offset that is a multiple of {@link
+   * #PAYLOAD_ALIGNMENT} if {@code aligned}, else as version 2. The stream is flushed, not closed.
+   *
+   * @param out where to write
+   * @param spec the filter's resolved spec
+   * @param hash the hash the filter was built with, for the hash check
+   * @param payloadLength how many bytes {@code payload} writes
+   * @param payload writes the variant's payload
+   * @param aligned whether to align the payload
+   * @throws IOException if writing fails
+   * @throws IllegalStateException if the payload writer writes a different number of bytes
+   */
+  public static void write(OutputStream out, FilterSpec spec, HashStrategy hash, long payloadLength,
+      PayloadWriter payload, boolean aligned) throws IOException {
     Objects.requireNonNull(out, "out must not be null");
-    byte[] variant = spec.variant().getBytes(StandardCharsets.US_ASCII);
-    byte[] specBytes = spec.toString().getBytes(StandardCharsets.UTF_8);
-    if (specBytes.length > MAX_SPEC_BYTES) {
-      throw new IllegalArgumentException("spec is longer than " + MAX_SPEC_BYTES + " bytes: " + spec);
-    }
     EnvelopePayloadOutput o = new EnvelopePayloadOutput(out);
-    o.writeInt(MAGIC);
-    o.writeShort(FORMAT_VERSION);
-    o.writeShort(variant.length);
-    o.write(variant);
-    o.writeInt(specBytes.length);
-    o.write(specBytes);
-    for (long h : hashCheck(hash)) {
-      o.writeLong(h);
-    }
-    o.writeLong(payloadLength);
+    writeHeader(o, spec, hash, payloadLength, aligned);
     long start = o.written();
     payload.writeTo(o);
     long wrote = o.written() - start;
@@ -131,6 +168,38 @@ public final class FilterFile {
           "variant " + spec.variant() + " wrote " + wrote + " payload bytes but declared " + payloadLength);
     }
     o.finish(o.checksum());
+  }
+
+  /** Writes the header, and in version 3 the zeros up to the payload. */
+  static void writeHeader(EnvelopePayloadOutput o, FilterSpec spec, HashStrategy hash, long payloadLength,
+      boolean aligned) throws IOException {
+    byte[] variant = spec.variant().getBytes(StandardCharsets.US_ASCII);
+    byte[] specBytes = spec.toString().getBytes(StandardCharsets.UTF_8);
+    if (specBytes.length > MAX_SPEC_BYTES) {
+      throw new IllegalArgumentException("spec is longer than " + MAX_SPEC_BYTES + " bytes: " + spec);
+    }
+    o.writeInt(MAGIC);
+    o.writeShort(aligned ? FORMAT_VERSION : UNALIGNED_VERSION);
+    o.writeShort(variant.length);
+    o.write(variant);
+    o.writeInt(specBytes.length);
+    o.write(specBytes);
+    for (long h : hashCheck(hash)) {
+      o.writeLong(h);
+    }
+    o.writeLong(payloadLength);
+    if (aligned) {
+      long offset = payloadOffset(o.written() + 16);
+      o.writeLong(offset);
+      o.writeInt(o.checksum());
+      o.writeInt(CLEAN);
+      o.write(new byte[(int) (offset - o.written())]);
+    }
+  }
+
+  /** @return where the payload of a version 3 file whose header ends at {@code headerEnd} starts */
+  static long payloadOffset(long headerEnd) {
+    return (headerEnd + PAYLOAD_ALIGNMENT - 1) / PAYLOAD_ALIGNMENT * PAYLOAD_ALIGNMENT;
   }
 
   /**
@@ -152,42 +221,26 @@ public final class FilterFile {
     String specText = header.spec();
     long[] check = header.hashCheck();
     long payloadLength = header.payloadLength();
+    if (header.dirty()) {
+      throw new CorruptFilterException(dirtyMessage("the file"));
+    }
+    r.section("padding before the payload");
+    r.allow(header.payloadOffset() - r.consumed());
+    r.requireZeros(header.payloadOffset() - r.consumed());
     // A truncated file then says how much payload it promised against where it ended.
     r.section("payload (" + payloadLength + " bytes declared)");
     r.allow(payloadLength);
     r.allow(4); // the checksum: apart, so that a payload length near 2^63 cannot overflow
 
-    FilterProvider provider;
-    FilterSpec spec;
+    ProviderRegistry.Resolved resolved;
     try {
-      provider = ProviderRegistry.provider(variant);
-      spec = FilterSpec.parse(specText);
-      if (!spec.variant().equals(variant)) {
-        throw new IllegalArgumentException("spec '" + specText + "' is not for variant " + variant);
-      }
-      if (hash != null) {
-        if (!spec.hash().orElse("").equals(hash.name())) {
-          throw new IllegalArgumentException(
-              "the file uses hash " + spec.hash().orElse("(none)") + ", not the given " + hash.name());
-        }
-        spec = spec.toBuilder().hash(hash).build();
-      }
-      spec = provider.validate(spec);
-      if (hash == null) {
-        try {
-          ProviderRegistry.requireInstalledHash(spec);
-        } catch (IllegalArgumentException notInstalled) {
-          throw new IllegalArgumentException(notInstalled.getMessage() + "; if the filter was built with a"
-              + " HashStrategy instance, read it with CuckooFilters.read(in, hash), passing that instance");
-        }
-      }
-      if (check != null) {
-        requireSameHash(check, spec, hash != null);
-      }
+      resolved = resolve(variant, specText, check, hash);
     } catch (IllegalArgumentException e) {
       throw checkedFirst(r, payloadLength,
           new CorruptFilterException("filter file cannot be read: " + e.getMessage(), e));
     }
+    FilterProvider provider = resolved.provider();
+    FilterSpec spec = resolved.spec();
 
     EnvelopePayloadInput payload = new EnvelopePayloadInput(r, variant, payloadLength);
     CuckooFilter filter;
@@ -210,6 +263,194 @@ public final class FilterFile {
   }
 
   /**
+   * Finds the provider of a file's variant and resolves its spec with the hash the file names
+   * (or the one given), checking the file's hash check.
+   *
+   * @throws IllegalArgumentException saying what is unknown or refused
+   */
+  private static ProviderRegistry.Resolved resolve(String variant, String specText, long[] check, HashStrategy hash) {
+    FilterProvider provider = ProviderRegistry.provider(variant);
+    FilterSpec spec = FilterSpec.parse(specText);
+    if (!spec.variant().equals(variant)) {
+      throw new IllegalArgumentException("spec '" + specText + "' is not for variant " + variant);
+    }
+    if (hash != null) {
+      if (!spec.hash().orElse("").equals(hash.name())) {
+        throw new IllegalArgumentException(
+            "the file uses hash " + spec.hash().orElse("(none)") + ", not the given " + hash.name());
+      }
+      spec = spec.toBuilder().hash(hash).build();
+    }
+    spec = provider.validate(spec);
+    if (hash == null) {
+      try {
+        ProviderRegistry.requireInstalledHash(spec);
+      } catch (IllegalArgumentException notInstalled) {
+        throw new IllegalArgumentException(notInstalled.getMessage() + "; if the filter was built with a"
+            + " HashStrategy instance, read it with CuckooFilters.read(in, hash), passing that instance");
+      }
+    }
+    if (check != null) {
+      requireSameHash(check, spec, hash != null);
+    }
+    return new ProviderRegistry.Resolved(provider, spec);
+  }
+
+  /**
+   * Opens a version 3 file and maps its variant's table where it lies, checking the header, its
+   * checksum, the state and the file's length, but not the whole file's checksum.
+   *
+   * @param path the file
+   * @param writable whether to open it read-write
+   * @return the filter
+   * @throws CorruptFilterException if the header is damaged, the length is not what the header
+   *     says, the file was left being changed, or the variant refuses its payload's fields
+   * @throws UnsupportedOperationException if the variant cannot be mapped, or the file is of an
+   *     older version, whose payload is not aligned (the message says how to convert it)
+   * @throws IOException if reading fails, or another process is writing the file
+   */
+  public static dev.cuckoo.MappedFilter open(Path path, boolean writable) throws IOException {
+    Objects.requireNonNull(path, "path must not be null");
+    FileChannel channel = writable
+        ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
+        : FileChannel.open(path, StandardOpenOption.READ);
+    try {
+      if (writable && !locked(channel)) {
+        throw new IOException(path + " is being written by another writer (it holds the file's lock)");
+      }
+      EnvelopeReader r = new EnvelopeReader(Channels.newInputStream(channel));
+      Header header;
+      try {
+        header = header(r);
+      } catch (CorruptFilterException e) {
+        throw new CorruptFilterException(path + ": " + e.getMessage(), e);
+      }
+      if (header.version() < FORMAT_VERSION) {
+        throw new UnsupportedOperationException(path + " is a filter file of format version " + header.version()
+            + ", whose table is not aligned for mapping; CuckooFilters.read still reads it, and"
+            + " 'cuckoo convert " + path + " OUT' (or read, then writeTo) rewrites it as version "
+            + FORMAT_VERSION + ", which opens mapped");
+      }
+      if (header.dirty()) {
+        throw new CorruptFilterException(dirtyMessage(path.toString()));
+      }
+      long size = channel.size();
+      long expected = header.payloadOffset() + header.payloadLength() + 4;
+      if (header.payloadLength() > Long.MAX_VALUE - header.payloadOffset() - 4 || size != expected) {
+        throw new CorruptFilterException(path + " is " + size + " bytes long, but its header says "
+            + header.payloadOffset() + " + " + header.payloadLength() + " + 4 = "
+            + Long.toUnsignedString(expected) + " (truncated, or extended)");
+      }
+      ProviderRegistry.Resolved resolved;
+      try {
+        resolved = resolve(header.variant(), header.spec(), header.hashCheck(), null);
+      } catch (IllegalArgumentException e) {
+        throw new CorruptFilterException(path + " cannot be opened: " + e.getMessage(), e);
+      }
+      FilterProvider provider = resolved.provider();
+      if (!provider.mapsFiles()) {
+        throw notMappable(provider.name());
+      }
+      MappedEnvelope payload = new MappedEnvelope(path, channel, writable, header.payloadOffset(),
+          header.payloadLength(), stateOffset(header));
+      try {
+        return provider.open(resolved.spec(), payload);
+      } catch (RuntimeException e) {
+        throw new CorruptFilterException(path + ": payload of variant " + header.variant() + " cannot be mapped: " + e, e);
+      }
+    } catch (IOException | RuntimeException | Error e) {
+      channel.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Creates a new file holding an empty filter of the spec, sized for its whole table (the
+   * table's pages are not written: on most file systems the file is sparse until keys arrive),
+   * and maps it read-write.
+   *
+   * @param resolved the provider and resolved spec
+   * @param path the file, which must not exist
+   * @return the filter
+   * @throws UnsupportedOperationException if the variant cannot be mapped
+   * @throws IOException if the file exists or writing fails
+   */
+  public static dev.cuckoo.MappedFilter createFile(ProviderRegistry.Resolved resolved, Path path) throws IOException {
+    Objects.requireNonNull(path, "path must not be null");
+    FilterProvider provider = resolved.provider();
+    FilterSpec spec = resolved.spec();
+    if (!provider.mapsFiles()) {
+      throw notMappable(provider.name());
+    }
+    long payloadLength = provider.mappedPayloadLength(spec).orElseThrow(() -> notMappable(provider.name()));
+    java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
+    EnvelopePayloadOutput o = new EnvelopePayloadOutput(head);
+    writeHeader(o, spec, spec.hashStrategy(), payloadLength, true);
+    o.checksum(); // drains into head
+    byte[] header = head.toByteArray();
+    FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+        StandardOpenOption.WRITE);
+    try {
+      if (!locked(channel)) {
+        throw new IOException(path + " is being written by another writer (it holds the file's lock)");
+      }
+      long stateOffset = headerEnd(header) - 4;
+      ByteBuffer.wrap(header).putInt((int) stateOffset, DIRTY); // until the first force: a crash leaves it refused
+      channel.write(ByteBuffer.wrap(header), 0);
+      // setLength by writing the last byte: the pages between stay holes
+      channel.write(ByteBuffer.allocate(1), header.length + payloadLength + 3);
+      MappedEnvelope payload = new MappedEnvelope(path, channel, true, header.length, payloadLength, stateOffset);
+      // Not forced here: that would read the whole file for its checksum. The file stays marked as
+      // being changed until the first force or close, so a creation cut short leaves a file that
+      // open refuses.
+      return provider.createIn(spec, payload);
+    } catch (IOException | RuntimeException | Error e) {
+      channel.close();
+      throw e;
+    }
+  }
+
+  /** @return whether this channel now holds the file's exclusive lock: no other process or channel holds it */
+  private static boolean locked(FileChannel channel) throws IOException {
+    try {
+      return channel.tryLock() != null;
+    } catch (java.nio.channels.OverlappingFileLockException heldInThisJvm) {
+      return false;
+    }
+  }
+
+  /** @return the offset of a version 3 header's state field */
+  private static long stateOffset(Header header) {
+    return headerEnd(header) - 4;
+  }
+
+  private static long headerEnd(Header header) {
+    return 68L + header.variant().getBytes(StandardCharsets.US_ASCII).length
+        + header.spec().getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  private static long headerEnd(byte[] header) {
+    int variant = ((header[6] & 0xFF) << 8) | (header[7] & 0xFF);
+    int spec = ByteBuffer.wrap(header, 8 + variant, 4).getInt();
+    return 68L + variant + spec;
+  }
+
+  /**
+   * @param variant a variant that cannot be mapped
+   * @return the exception saying so, naming those that can
+   */
+  static UnsupportedOperationException notMappable(String variant) {
+    java.util.List<String> mappable = new java.util.ArrayList<>();
+    for (String name : ProviderRegistry.variants()) {
+      if (ProviderRegistry.provider(name).mapsFiles()) {
+        mappable.add(name);
+      }
+    }
+    return new UnsupportedOperationException("variant " + variant + " cannot be mapped from a file; variants that"
+        + " can: " + mappable + "; CuckooFilters.read still reads its files");
+  }
+
+  /**
    * What a file's envelope says before its payload. It is read without looking anything up, so
    * that a file can be described when its variant or hash is not installed.
    *
@@ -218,9 +459,12 @@ public final class FilterFile {
    * @param spec the spec as the file holds it, its config string
    * @param hashCheck the hash check, or {@code null} for version 1, which has none
    * @param payloadLength the payload's length in bytes
+   * @param payloadOffset where the payload starts in the file
+   * @param dirty whether a writer changed the file in place after its last force (version 3)
    */
   @SuppressWarnings("ArrayRecordComponent") // what a reader found, handed on, never compared
-  public record Header(int version, String variant, String spec, long[] hashCheck, long payloadLength) {}
+  public record Header(int version, String variant, String spec, long[] hashCheck, long payloadLength,
+      long payloadOffset, boolean dirty) {}
 
   /**
    * Reads a filter file's header, up to and including the payload's length, and no further. Its
@@ -274,7 +518,37 @@ public final class FilterFile {
     if (payloadLength < 0) {
       throw new CorruptFilterException("payload length " + Long.toUnsignedString(payloadLength) + " is out of range");
     }
-    return new Header(version, variant, specText, check, payloadLength);
+    if (version < FORMAT_VERSION) {
+      return new Header(version, variant, specText, check, payloadLength, r.consumed(), false);
+    }
+    r.allow(16);
+    long offset = r.readLong();
+    long expected = payloadOffset(r.consumed() + 8);
+    if (offset != expected) {
+      throw new CorruptFilterException("payload offset " + offset + " is not where a header of "
+          + (r.consumed() + 8) + " bytes puts it: " + expected);
+    }
+    int computed = r.checksum();
+    int stored = r.readInt();
+    if (stored != computed) {
+      throw new CorruptFilterException(String.format(
+          "filter file header is damaged: checksum mismatch, stored CRC32C 0x%08X, computed 0x%08X", stored, computed));
+    }
+    int state = r.readInt();
+    if (state != CLEAN && state != DIRTY) {
+      throw new CorruptFilterException("filter file state " + state + " is unknown: 0 (clean) or 1 (being written)");
+    }
+    return new Header(version, variant, specText, check, payloadLength, offset, state == DIRTY);
+  }
+
+  /**
+   * @param file the file, as messages name it
+   * @return why a file in state 1 is refused, and what to do
+   */
+  static String dirtyMessage(String file) {
+    return file + " was being changed in place when its writer stopped (it was not forced or closed"
+        + " after its last change), so its table may hold a half-moved fingerprint; rebuild it, or use the"
+        + " copy written before; opening it is refused";
   }
 
   /** Reads the checksum and compares it with what the reader computed. */

@@ -287,7 +287,18 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
 
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    FilterFile.write(out, spec, hash, payloadLength(), this::writePayload);
+    FilterFile.write(out, spec, hash, payloadLength(), this::writePayload, alignsPayload());
+  }
+
+  /**
+   * Whether {@link #writeTo} writes the payload at an offset that is a multiple of 4096 (format
+   * version 3), so that a variant that maps its files ({@link FilterProvider#mapsFiles}) can map
+   * what it wrote; {@code false} by default (version 2, a few KB shorter).
+   *
+   * @return whether to align the payload
+   */
+  protected boolean alignsPayload() {
+    return false;
   }
 
   /*

@@ -94,4 +94,57 @@ public interface FilterProvider {
    * @throws IOException if reading fails
    */
   CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException;
+
+  /**
+   * Whether this variant's filters can be mapped from a file ({@link dev.cuckoo.CuckooFilters#open},
+   * {@link dev.cuckoo.CuckooFilters#createFile}); {@code false} by default. A variant that says yes
+   * implements {@link #mappedPayloadLength}, {@link #createIn} and {@link #open}, and writes its
+   * files with an aligned payload ({@link AbstractCuckooFilter#alignsPayload}).
+   *
+   * @return whether it can
+   */
+  default boolean mapsFiles() {
+    return false;
+  }
+
+  /**
+   * The length of the payload of a new, empty filter of this spec in a file that is mapped
+   * ({@link dev.cuckoo.CuckooFilters#createFile}), or empty if this variant cannot be mapped: the
+   * default.
+   *
+   * @param resolved a spec {@link #validate} returned
+   * @return the payload's length, or empty
+   */
+  default OptionalLong mappedPayloadLength(FilterSpec resolved) {
+    return OptionalLong.empty();
+  }
+
+  /**
+   * Makes an empty filter whose table is the payload of a new file, zeros as
+   * {@link #mappedPayloadLength} long: writes the payload's fields and maps its table. Only for
+   * variants whose {@code mappedPayloadLength} is not empty.
+   *
+   * @param resolved a spec {@link #validate} returned
+   * @param payload the payload, writable
+   * @return the filter
+   * @throws IOException if writing or mapping fails
+   */
+  default dev.cuckoo.MappedFilter createIn(FilterSpec resolved, MappedPayload payload) throws IOException {
+    throw new UnsupportedOperationException("variant " + name() + " cannot be mapped");
+  }
+
+  /**
+   * Opens the payload of a file this variant's filters wrote, mapping its table where it lies:
+   * checks the payload's fields and sizes, with no pass over the table. Only for variants whose
+   * {@code mappedPayloadLength} is not empty.
+   *
+   * @param resolved a spec {@link #validate} returned, from the file
+   * @param payload the payload
+   * @return the filter
+   * @throws dev.cuckoo.CorruptFilterException if a field is out of range or the sizes disagree
+   * @throws IOException if reading or mapping fails
+   */
+  default dev.cuckoo.MappedFilter open(FilterSpec resolved, MappedPayload payload) throws IOException {
+    throw new UnsupportedOperationException("variant " + name() + " cannot be mapped");
+  }
 }

@@ -68,9 +68,9 @@ class FilterFileTest {
     return new long[4];
   }
 
-  /** A file of the current version. */
+  /** A file of version 2, which variants that do not align their payload still write. */
   private static byte[] forge(String variant, String spec, byte[] payload) throws IOException {
-    return forge(FilterFile.FORMAT_VERSION, variant, spec, payload);
+    return forge(FilterFile.UNALIGNED_VERSION, variant, spec, payload);
   }
 
   private static byte[] forge(int version, String variant, String spec, byte[] payload) throws IOException {
@@ -124,7 +124,7 @@ class FilterFileTest {
     byte[] file = forge("nope", spec, exactPayload(2, 7, 1));
     ByteArrayInputStream in = new ByteArrayInputStream(file);
     FilterFile.Header h = FilterFile.readHeader(in);
-    assertEquals(FilterFile.FORMAT_VERSION, h.version());
+    assertEquals(FilterFile.UNALIGNED_VERSION, h.version());
     assertEquals("nope", h.variant());
     assertEquals(spec, h.spec());
     assertEquals(4, h.hashCheck().length);
@@ -141,9 +141,9 @@ class FilterFileTest {
     byte[] p = exactPayload(0);
     assertEquals("not a cuckoo filter file: magic 0x434B4F47, expected 0x434B4F46 (\"CKOF\")",
         rejection(forge(FilterFile.MAGIC + 1, 1, v, v.length, s, s.length, p.length, p)));
-    assertEquals("unsupported filter file format version 3; this library reads versions 1 to 2",
-        rejection(forge(FilterFile.MAGIC, 3, v, v.length, s, s.length, p.length, p)));
-    assertEquals("unsupported filter file format version 0; this library reads versions 1 to 2",
+    assertEquals("unsupported filter file format version 4; this library reads versions 1 to 3",
+        rejection(forge(FilterFile.MAGIC, 4, v, v.length, s, s.length, p.length, p)));
+    assertEquals("unsupported filter file format version 0; this library reads versions 1 to 3",
         rejection(forge(FilterFile.MAGIC, 0, v, v.length, s, s.length, p.length, p)));
     assertEquals("variant name length 0 is out of range: 1..64",
         rejection(forge(FilterFile.MAGIC, 1, new byte[0], 0, s, s.length, p.length, p)));

@@ -87,6 +87,80 @@ public final class FilterFuzzing {
   }
 
   /**
+   * Writes the input to a file and maps it ({@link CuckooFilters#open}), expecting a filter or
+   * {@link CorruptFilterException} (or {@link UnsupportedOperationException} for a variant that
+   * does not map or an older format version), and looks keys up in the filter: a file that opens
+   * must answer without an exception, whatever its table holds.
+   *
+   * @param input any bytes
+   */
+  public static void openFile(byte[] input) {
+    if (input == null) {
+      return;
+    }
+    Path file = OpenedFile.PATH;
+    try {
+      Files.write(file, input);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    dev.cuckoo.MappedFilter f;
+    try {
+      f = CuckooFilters.open(file);
+    } catch (CorruptFilterException | UnsupportedOperationException expected) {
+      return;
+    } catch (IOException e) {
+      throw new AssertionError("opening a file threw an IOException that is not a CorruptFilterException", e);
+    }
+    try (f) {
+      SplittableRandom r = new SplittableRandom(input.length);
+      for (int i = 0; i < KEYS; i++) {
+        long key = r.nextLong();
+        f.mightContain(key);
+        f.count(key);
+      }
+      f.size();
+      f.loadFactor();
+      try {
+        f.verify();
+      } catch (CorruptFilterException expected) {
+        // a table that disagrees with its checksum or its items: found, as it must be
+      }
+    } catch (IOException e) {
+      throw new AssertionError("closing a read-only file failed", e);
+    }
+  }
+
+  /** The file {@link #openFile} writes each input to: one per JVM, deleted when it exits. */
+  private static final class OpenedFile {
+    static final Path PATH = create();
+
+    private static Path create() {
+      try {
+        Path file = Files.createTempFile("open-fuzz", ".cuckoo");
+        file.toFile().deleteOnExit();
+        return file;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /**
+   * Writes seed inputs for {@link #openFile}: for each spec, files of filters holding no key, a
+   * few and many keys.
+   *
+   * @param dir the fuzz test's inputs folder ({@link #inputsOf})
+   * @param specs config strings of small filters
+   * @throws IOException if writing fails
+   */
+  public static void writeOpenSeeds(Path dir, List<String> specs) throws IOException {
+    Files.createDirectories(dir);
+    forEachSeedFilter(specs, (s, load, file) -> Files.write(dir.resolve("file-" + s + "-" + load), file));
+  }
+
+
+  /**
    * Parses the text, expecting a spec that round-trips through its text or {@link
    * IllegalArgumentException}; then creates the filter it names, expecting a filter or {@link
    * IllegalArgumentException}, and exercises it. Specs of more than {@link #LARGEST_CREATED}
@@ -188,20 +262,33 @@ public final class FilterFuzzing {
    */
   public static void writeReadSeeds(Path dir, List<String> specs) throws IOException {
     Files.createDirectories(dir);
+    forEachSeedFilter(specs, (s, load, file) -> {
+      Files.write(dir.resolve("file-" + s + "-" + load), concat(new byte[] {0}, file));
+      Files.write(dir.resolve("payload-" + s + "-" + load), concat(new byte[] {1, (byte) s}, payloadOf(file)));
+    });
+  }
+
+  /** What to do with one seed filter's file. */
+  @FunctionalInterface
+  private interface SeedFile {
+    void write(int spec, String load, byte[] file) throws IOException;
+  }
+
+  /**
+   * Makes, for each spec, filters holding no key, a few and many (to the first refusal, or twice
+   * the capacity of a growing one), and hands over each one's file.
+   */
+  private static void forEachSeedFilter(List<String> specs, SeedFile seed) throws IOException {
     for (int s = 0; s < specs.size(); s++) {
       for (Map.Entry<String, Integer> load : Map.of("empty", 0, "few", 5, "full", Integer.MAX_VALUE).entrySet()) {
         CuckooFilter f = CuckooFilters.create(specs.get(s));
         // Fixed keys, not TestSeed's: regenerating the committed inputs must reproduce them.
         SplittableRandom r = new SplittableRandom(s);
-        // Full: to the first refusal, or (a growing chain) twice its first capacity.
         long keys = Math.min(load.getValue(), 2 * f.spec().capacity().getAsLong());
         for (long i = 0; i < keys && f.add(r.nextLong()); i++) {
           // add
         }
-        byte[] file = CuckooFilterContractTest.write(f);
-        Files.write(dir.resolve("file-" + s + "-" + load.getKey()), concat(new byte[] {0}, file));
-        Files.write(dir.resolve("payload-" + s + "-" + load.getKey()),
-            concat(new byte[] {1, (byte) s}, payloadOf(file)));
+        seed.write(s, load.getKey(), CuckooFilterContractTest.write(f));
       }
     }
   }

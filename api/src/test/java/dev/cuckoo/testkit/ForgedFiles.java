@@ -71,7 +71,7 @@ public final class ForgedFiles {
     byte[] specText = resolved.toString().getBytes(StandardCharsets.UTF_8);
     byte[] name = resolved.variant().getBytes(StandardCharsets.US_ASCII);
     out.writeInt(FilterFile.MAGIC);
-    out.writeShort(FilterFile.FORMAT_VERSION);
+    out.writeShort(FilterFile.UNALIGNED_VERSION);
     out.writeShort(name.length);
     out.write(name);
     out.writeInt(specText.length);

@@ -1,10 +1,13 @@
 package dev.cuckoo.classic;
 
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.FingerprintStore;
+import dev.cuckoo.engine.MappedTable;
 import dev.cuckoo.engine.TableFilter;
+import dev.cuckoo.engine.TablePayload;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 
@@ -17,7 +20,7 @@ import java.io.IOException;
  */
 abstract sealed class ClassicFilter extends TableFilter
     permits ClassicFilter.OfByteBuckets, ClassicFilter.OfShortBuckets, ClassicFilter.OfPackedBuckets,
-        ClassicFilter.Striped {
+        ClassicFilter.Striped, ClassicFilter.Mapped {
 
   /*
    * Fan et al. [1], section 3: a key's hash gives its first bucket i1 and an f-bit fingerprint;
@@ -65,7 +68,7 @@ abstract sealed class ClassicFilter extends TableFilter
         spec.fingerprintBits().getAsInt());
   }
 
-  private static long newBucketCount(FilterSpec spec) {
+  static long newBucketCount(FilterSpec spec) {
     return CuckooSizing.bucketCountForNewTable(spec.capacity().getAsLong(), spec.bucketSize().getAsInt(),
         spec.fingerprintBits().getAsInt(), ClassicProvider.MAX_BITS);
   }
@@ -94,8 +97,28 @@ abstract sealed class ClassicFilter extends TableFilter
     return new OfPackedBuckets(spec, (PackedBucketTable) table, stash, store);
   }
 
+  /**
+   * Wraps a mapped table and stash (a file's, {@link ClassicPayload#open}) in a filter.
+   *
+   * @param spec the resolved spec
+   * @param contents the table's fields, stash and file
+   * @return the filter
+   */
+  static Mapped mapped(FilterSpec spec, TablePayload.MappedContents contents) {
+    int slots = spec.bucketSize().getAsInt();
+    int bits = spec.fingerprintBits().getAsInt();
+    MappedBucketTable table = new MappedBucketTable(contents.buckets(), slots, bits, contents.words());
+    FingerprintStore store = FingerprintStore.create(spec, table, contents.stash(), (long) slots * bits,
+        contents.items());
+    return new Mapped(spec, table, contents.stash(), store, contents.file());
+  }
+
   private ClassicFilter(FilterSpec spec, FingerprintStash stash, FingerprintStore store) {
     super(spec, store, stash);
+  }
+
+  private ClassicFilter(FilterSpec spec, FingerprintStash stash, FingerprintStore store, MappedTable file) {
+    super(spec, store, stash, file);
   }
 
   @Override
@@ -123,6 +146,26 @@ abstract sealed class ClassicFilter extends TableFilter
     ClassicPayload.write(out, spec().capacity().getAsLong(), table(), store.size(), stash);
   }
 
+  /**
+   * Completes a block of lookups whose table answers are in {@code results}: a key the table
+   * does not hold may be in the stash, while the stash holds anything.
+   *
+   * @return the true answers, {@code found} and the stash's
+   */
+  final int stashed(BucketTable table, long[] hashes, int n, boolean[] results, int at, int found) {
+    if (stash.size() == 0) {
+      return found;
+    }
+    int all = found;
+    for (int i = 0; i < n; i++) {
+      if (!results[at + i] && stash.mightContain(table, hashes[i])) {
+        results[at + i] = true;
+        all++;
+      }
+    }
+    return all;
+  }
+
   /** 16-bit fingerprints in buckets of 4 ({@link ShortBucketTable}), without concurrency. */
   static final class OfShortBuckets extends ClassicFilter {
     private final ShortBucketTable table;
@@ -145,16 +188,7 @@ abstract sealed class ClassicFilter extends TableFilter
     /** {@inheritDoc} Both buckets of every key read first, then tested; the stash after. */
     @Override
     protected int mightContainHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
-      int found = table.containsHashes(hashes, n, scratch, results, at);
-      if (stash.size() != 0) {
-        for (int i = 0; i < n; i++) {
-          if (!results[at + i] && stash.mightContain(table, hashes[i])) {
-            results[at + i] = true;
-            found++;
-          }
-        }
-      }
-      return found;
+      return stashed(table, hashes, n, results, at, table.containsHashes(hashes, n, scratch, results, at));
     }
   }
 
@@ -195,6 +229,48 @@ abstract sealed class ClassicFilter extends TableFilter
     @Override
     protected boolean mightContainHash(long keyHash) {
       return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
+    }
+  }
+
+  /**
+   * Any shape, its table mapped from a file ({@link MappedBucketTable}); without concurrency its
+   * lookups go to the table directly, with {@code concurrency=striped} through the store.
+   */
+  static final class Mapped extends ClassicFilter implements MappedFilter {
+    private final MappedBucketTable table;
+    private final boolean striped;
+
+    Mapped(FilterSpec spec, MappedBucketTable table, FingerprintStash stash, FingerprintStore store, MappedTable file) {
+      super(spec, stash, store, file);
+      this.table = table;
+      this.striped = FingerprintStore.isStriped(spec);
+    }
+
+    @Override
+    protected BucketTable table() {
+      return table;
+    }
+
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      if (striped) {
+        return super.mightContainHash(keyHash);
+      }
+      return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
+    }
+
+    /** {@inheritDoc} Both buckets of every key read first, then tested; the stash after. */
+    @Override
+    protected int mightContainHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
+      if (striped) {
+        return super.mightContainHashes(hashes, n, scratch, results, at);
+      }
+      return stashed(table, hashes, n, results, at, table.containsHashes(hashes, n, scratch, results, at));
+    }
+
+    @Override
+    public void verify() throws IOException {
+      verifyFile(table.bucketCount * table.slots * table.bits);
     }
   }
 

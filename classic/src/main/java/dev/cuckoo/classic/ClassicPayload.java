@@ -4,6 +4,7 @@ import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
@@ -54,5 +55,33 @@ final class ClassicPayload {
     }
     TablePayload.requireItems(ClassicProvider.NAME, contents, table.occupiedSlots());
     return ClassicFilter.of(spec, table, contents.stash(), contents.items());
+  }
+
+  /** @return the bytes of the payload of a new filter of the spec in a mapped file */
+  static long mappedLength(FilterSpec spec) {
+    return TablePayload.alignedLength(payloadWords(spec, ClassicFilter.newBucketCount(spec)));
+  }
+
+  private static long payloadWords(FilterSpec spec, long buckets) {
+    return BucketTable.payloadWords(buckets, spec.bucketSize().getAsInt(), spec.fingerprintBits().getAsInt());
+  }
+
+  /** Writes a new, empty payload into a mapped file and maps its table. */
+  static ClassicFilter.Mapped create(FilterSpec spec, MappedPayload payload) throws IOException {
+    long buckets = ClassicFilter.newBucketCount(spec);
+    return ClassicFilter.mapped(spec, TablePayload.create(payload, ClassicProvider.NAME, spec.capacity().getAsLong(),
+        spec.bucketSize().getAsInt(), spec.fingerprintBits().getAsInt(), buckets, payloadWords(spec, buckets)));
+  }
+
+  /**
+   * Maps a file's payload, checking its fields and sizes but not its table.
+   *
+   * @throws CorruptFilterException if a field disagrees with the spec or the payload's length
+   */
+  static ClassicFilter.Mapped open(FilterSpec spec, MappedPayload payload) throws IOException {
+    int slots = spec.bucketSize().getAsInt();
+    int bits = spec.fingerprintBits().getAsInt();
+    return ClassicFilter.mapped(spec, TablePayload.open(payload, ClassicProvider.NAME, spec.capacity().getAsLong(),
+        slots, bits, m -> BucketTable.payloadWords(m, slots, bits)));
   }
 }

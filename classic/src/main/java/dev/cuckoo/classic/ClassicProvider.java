@@ -4,9 +4,11 @@ import com.google.auto.service.AutoService;
 import dev.cuckoo.Concurrency;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterProvider;
+import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
@@ -169,5 +171,26 @@ public final class ClassicProvider implements FilterProvider {
   @Override
   public CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException {
     return ClassicPayload.read(resolved, payload);
+  }
+
+  /** {@inheritDoc} Yes: every shape, stash included. */
+  @Override
+  public boolean mapsFiles() {
+    return true;
+  }
+
+  @Override
+  public OptionalLong mappedPayloadLength(FilterSpec resolved) {
+    return OptionalLong.of(ClassicPayload.mappedLength(resolved));
+  }
+
+  @Override
+  public MappedFilter createIn(FilterSpec resolved, MappedPayload payload) throws IOException {
+    return ClassicPayload.create(resolved, payload);
+  }
+
+  @Override
+  public MappedFilter open(FilterSpec resolved, MappedPayload payload) throws IOException {
+    return ClassicPayload.open(resolved, payload);
   }
 }

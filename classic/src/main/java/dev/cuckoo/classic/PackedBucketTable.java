@@ -7,19 +7,23 @@ import dev.cuckoo.engine.SwarLanes;
  * The generic path, for every fingerprint width and bucket size: slots packed back to back
  * with no alignment, a bucket read as one or more 64-bit windows at any bit offset and searched
  * with SWAR tests over lanes of the fingerprint's width.
+ *
+ * <p>Its one subclass, {@link MappedBucketTable}, reads the same bit string from a mapped file by
+ * overriding {@link #window} and {@link #write}: while no mapped table is loaded, the JIT sees one
+ * implementation of each and inlines it as before, so the heap path pays nothing for the seam.
  */
-final class PackedBucketTable extends WordBucketTable {
+sealed class PackedBucketTable extends WordBucketTable permits MappedBucketTable {
   /** Bits of one bucket. */
-  private final long bucketBits;
+  final long bucketBits;
   /** Slots searched per window: a power of two dividing the bucket size, at most 64 bits. */
   private final int lanes;
   /** Windows per bucket. */
-  private final int windows;
+  final int windows;
   /** Bits of one window's lanes. */
   private final long windowBits;
   private final long laneMask;
-  private final long lo;
-  private final long hi;
+  final long lo;
+  final long hi;
   private final long low;
   /**
    * PartialKeyHashing.fingerprint's constants for this width, computed once: the width is not
@@ -34,7 +38,12 @@ final class PackedBucketTable extends WordBucketTable {
    *     last slot may look one word past them
    */
   PackedBucketTable(long bucketCount, int slots, int bits, long[] words) {
-    super(bucketCount, slots, bits, words);
+    this(bucketCount, slots, bits, words, (long) words.length * Long.BYTES);
+  }
+
+  /** For {@link MappedBucketTable}, whose words are a file's and whose bytes are its table's. */
+  PackedBucketTable(long bucketCount, int slots, int bits, long[] words, long tableBytes) {
+    super(bucketCount, slots, bits, words, tableBytes);
     this.bucketBits = (long) slots * bits;
     this.lanes = Math.min(slots, Integer.highestOneBit(64 / bits));
     this.windows = slots / lanes;
@@ -51,7 +60,7 @@ final class PackedBucketTable extends WordBucketTable {
   /**
    * @return the 64 bits of the table starting at bit {@code offset}
    */
-  private long window(long offset) {
+  long window(long offset) {
     return PackedBits.window(words, offset);
   }
 

@@ -14,32 +14,40 @@ abstract sealed class WordBucketTable extends BucketTable permits ShortBucketTab
   final long[] words;
 
   WordBucketTable(long bucketCount, int slots, int bits, long[] words) {
-    super(bucketCount, slots, bits, (long) words.length * Long.BYTES);
+    this(bucketCount, slots, bits, words, (long) words.length * Long.BYTES);
+  }
+
+  /**
+   * For a subclass that keeps its words elsewhere ({@link MappedBucketTable}) and overrides every
+   * method that reads {@link #words}.
+   */
+  WordBucketTable(long bucketCount, int slots, int bits, long[] words, long tableBytes) {
+    super(bucketCount, slots, bits, tableBytes);
     this.words = words;
   }
 
   @Override
-  final long tableBytes() {
+  long tableBytes() {
     return (long) words.length * Long.BYTES;
   }
 
   @Override
-  final long payloadWord(long index) {
+  long payloadWord(long index) {
     return words[(int) index];
   }
 
   @Override
-  final void writePayloadWords(PayloadOutput out) throws IOException {
+  void writePayloadWords(PayloadOutput out) throws IOException {
     out.writeLongs(words, 0, (int) payloadWords(bucketCount, slots, bits));
   }
 
   @Override
-  final boolean tailIsClear() {
+  boolean tailIsClear() {
     return PackedBits.isClearFrom(words, bucketCount * slots * bits);
   }
 
   @Override
-  public final void clear() {
+  public void clear() {
     Arrays.fill(words, 0L);
   }
 }

@@ -3,6 +3,7 @@ package dev.cuckoo.cli;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.MappedFilter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -101,6 +102,12 @@ final class BuildCommand implements Callable<Integer> {
           + "write the keys stored so far, or skip it and go on. All three exit with status 1.")
   OnRefusal onRefusal;
 
+  @Option(names = "--in-place",
+      description = "Build the filter in a mapped file rather than on the heap, for filters larger "
+          + "than the heap (variants that map: classic, semi-sorted). The file is built under a temporary name "
+          + "beside the output and renamed when done; the hash must be installed.")
+  boolean inPlace;
+
   @Option(names = {"-q", "--quiet"}, description = "Print no progress and no summary; errors and warnings only.")
   boolean quiet;
 
@@ -129,8 +136,25 @@ final class BuildCommand implements Callable<Integer> {
       FileAccess.requireNotSameFile(Paths.get(input), output, "--output");
     }
     FileAccess.requireWritable(output);
-    CuckooFilter filter = create(wanted);
+    if (!inPlace) {
+      return build(out, err, recordSize, wanted, create(wanted), null);
+    }
+    Path temp = FileAccess.temporaryFor(output);
+    MappedFilter filter = createFile(wanted, temp);
+    try {
+      return build(out, err, recordSize, wanted, filter, temp);
+    } finally {
+      filter.close();
+      FileAccess.deleteIfExists(temp);
+    }
+  }
 
+  /**
+   * Adds the input's keys and writes the filter: {@code filter} is on the heap, or, with {@code
+   * mappedFile}, mapped from that temporary file, which is then closed and renamed to the output.
+   */
+  private int build(PrintWriter out, PrintWriter err, int recordSize, FilterSpec wanted, CuckooFilter filter,
+      Path mappedFile) throws IOException {
     long startNanos = System.nanoTime();
     Tally tally = new Tally();
     try (KeyReader keys = KeyReader.open(input, recordSize, parent.stdin)) {
@@ -156,7 +180,16 @@ final class BuildCommand implements Callable<Integer> {
           + " --on-refusal skip goes on past refused keys)");
       return CuckooCommand.EXIT_INCOMPLETE;
     }
-    FileAccess.writeAtomically(output, filter::writeTo);
+    if (mappedFile == null) {
+      FileAccess.writeAtomically(output, filter::writeTo);
+    } else {
+      ((MappedFilter) filter).close();
+      try {
+        FileAccess.moveReplacing(mappedFile, output.toAbsolutePath());
+      } catch (IOException e) {
+        throw new CommandError(output + ": cannot write it: " + e.getMessage(), e);
+      }
+    }
     if (tally.refused > 0) {
       err.println("cuckoo: wrote " + output + " without " + (onRefusal == OnRefusal.SKIP
           ? TextFormat.things(tally.refused, "refused key") + ": query answers no for most of them"
@@ -368,6 +401,17 @@ final class BuildCommand implements Callable<Integer> {
       return FilterSpec.fromProperties(properties, configPrefix);
     } catch (IllegalArgumentException e) {
       throw new CommandError("bad config in " + config.file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private MappedFilter createFile(FilterSpec wanted, Path file) {
+    try {
+      return CuckooFilters.createFile(wanted.toString(), file);
+    } catch (IllegalArgumentException | UnsupportedOperationException e) {
+      throw new CommandError("bad config for --in-place " + (config.text != null ? "'" + config.text + "'" : "in "
+          + config.file) + ": " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new CommandError(file + ": cannot write it: " + e.getMessage(), e);
     }
   }
 

@@ -41,6 +41,7 @@ import picocli.CommandLine.Spec;
       BuildCommand.class,
       QueryCommand.class,
       InfoCommand.class,
+      ConvertCommand.class,
       ExportRedisCommand.class,
       ImportRedisCommand.class,
       PushRedisCommand.class,

@@ -114,6 +114,37 @@ final class FileAccess {
   }
 
   /**
+   * Opens a filter file mapped ({@link CuckooFilters#open}: milliseconds at any size) when its
+   * variant maps and its hash is installed, and reads it ({@link #readFilter}) otherwise: a file
+   * of an older format version, a variant that does not map, a hash from the hash path, and a
+   * file that open refuses (reading it then reports what is wrong, as for every file).
+   *
+   * @param path the filter file
+   * @param hashes where to find a hash that is not installed
+   * @return the filter
+   * @throws CommandError as {@link #readFilter} does
+   */
+  static CuckooFilter openFilter(Path path, HashPath hashes) {
+    Header header = header(path);
+    if (header == null || header.version() < FilterFile.FORMAT_VERSION || !Files.isRegularFile(path)) {
+      return readFilter(path, hashes);
+    }
+    String hashName = hashOf(header);
+    String variant = header.variant();
+    if (hashName == null || !CuckooFilters.hashes().contains(hashName) || !CuckooFilters.variants().contains(variant)
+        || !CuckooFilters.provider(variant).mapsFiles()) {
+      return readFilter(path, hashes);
+    }
+    try {
+      return CuckooFilters.open(path);
+    } catch (CorruptFilterException e) {
+      return readFilter(path, hashes); // a damaged file: reading it says what is wrong, as for any file
+    } catch (IOException e) {
+      throw failure(path, e);
+    }
+  }
+
+  /**
    * @param path a filter file
    * @param hashes where to find a hash that is not installed
    * @return the file's header if the file is intact but its hash is neither installed nor on
@@ -180,9 +211,7 @@ final class FileAccess {
   static void writeAtomically(Path target, Content content) {
     requireWritable(target);
     Path absolute = target.toAbsolutePath();
-    Path folder = absolute.getParent();
-    Path temp = folder.resolve(
-        "." + absolute.getFileName() + "." + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".tmp");
+    Path temp = temporaryFor(target);
     try {
       try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
           OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), BUFFER_BYTES)) {
@@ -196,6 +225,17 @@ final class FileAccess {
     } finally {
       deleteIfExists(temp);
     }
+  }
+
+  /**
+   * @param target a file to write
+   * @return a name beside it, hidden and unique to this process and moment, to write it under
+   *     before renaming it
+   */
+  static Path temporaryFor(Path target) {
+    Path absolute = target.toAbsolutePath();
+    return absolute.getParent().resolve(
+        "." + absolute.getFileName() + "." + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".tmp");
   }
 
   /**
@@ -258,7 +298,7 @@ final class FileAccess {
     return new CommandError(path + ": " + why, e);
   }
 
-  private static void deleteIfExists(Path temp) {
+  static void deleteIfExists(Path temp) {
     try {
       Files.deleteIfExists(temp);
     } catch (IOException ignored) {

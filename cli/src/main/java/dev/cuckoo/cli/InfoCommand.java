@@ -1,7 +1,9 @@
 package dev.cuckoo.cli;
 
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.MappedFilter;
 import dev.cuckoo.internal.FilterFile.Header;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -23,7 +25,9 @@ import picocli.CommandLine.Spec;
           + "sizeInBytes (the tables' memory) and the false-positive probability expected at "
           + "this load; for a RedisBloom-compatible filter also its CF.INFO reply. For a file "
           + "built with a hash this build does not have (and --hash-path does not give), it "
-          + "prints what the file's header tells and names the hash.",
+          + "prints what the file's header tells and names the hash. A file of format version 3 "
+          + "is mapped, not read, so info takes milliseconds at any size; --verify then also "
+          + "reads the whole file against its checksum.",
       "",
     })
 final class InfoCommand implements Callable<Integer> {
@@ -34,6 +38,10 @@ final class InfoCommand implements Callable<Integer> {
 
   @Option(names = "--json", description = "Print one JSON object instead of text.")
   boolean json;
+
+  @Option(names = "--verify", description = "Also check the whole file against its checksum and the table "
+      + "against the items it declares (a mapped file is otherwise described from its header and first page).")
+  boolean verify;
 
   @Spec CommandSpec spec;
 
@@ -53,7 +61,14 @@ final class InfoCommand implements Callable<Integer> {
       out.flush();
       return CuckooCommand.EXIT_OK;
     }
-    CuckooFilter filter = FileAccess.readFilter(filterFile, hashes);
+    CuckooFilter filter = FileAccess.openFilter(filterFile, hashes);
+    if (verify && filter instanceof MappedFilter mapped) {
+      try {
+        mapped.verify();
+      } catch (IOException e) {
+        throw new CommandError(filterFile + ": not a valid filter file: " + e.getMessage(), e);
+      }
+    }
     long fileBytes = FileAccess.size(filterFile);
     FilterReport report = new FilterReport(filter);
     if (json) {

@@ -73,8 +73,14 @@ class ErrorsTest {
     byte[] flipped = bytes.clone();
     flipped[flipped.length / 2] ^= 0x10;
     Path damaged = Files.write(dir.resolve("damaged.cuckoo"), flipped);
-    String error = cuckoo("query", damaged.toString(), "alpha").error();
+    // A mapped file's table is not read at open: info --verify reads it
+    String error = cuckoo("info", "--verify", damaged.toString()).error();
     assertTrue(error.startsWith("cuckoo: " + damaged + ": not a valid filter file: "), error);
+    byte[] header = bytes.clone();
+    header[20] ^= 0x10;
+    Path badHeader = Files.write(dir.resolve("bad-header.cuckoo"), header);
+    error = cuckoo("query", badHeader.toString(), "alpha").error();
+    assertTrue(error.startsWith("cuckoo: " + badHeader + ": not a valid filter file: "), error);
 
     Path trailing = Files.write(dir.resolve("trailing.cuckoo"), Arrays.copyOf(bytes, bytes.length + 1));
     assertEquals("cuckoo: " + trailing + ": not a valid filter file: more bytes follow the filter's end",

@@ -32,9 +32,113 @@ public abstract class TableFilter extends AbstractCuckooFilter {
    * @param stash the stash
    */
   protected TableFilter(FilterSpec spec, FingerprintStore store, FingerprintStash stash) {
+    this(spec, store, stash, null);
+  }
+
+  /**
+   * For a filter whose table is mapped from a file: every change first goes through {@code
+   * file}, which marks the file as being changed (or refuses, for a read-only file).
+   *
+   * @param spec the resolved spec
+   * @param store the store over the table and the stash
+   * @param stash the stash
+   * @param file the file's consistency keeper, from {@link TablePayload#open} or {@link
+   *     TablePayload#create}; {@code null} for a table on the heap
+   */
+  protected TableFilter(FilterSpec spec, FingerprintStore store, FingerprintStash stash, MappedTable file) {
     super(spec);
     this.store = store;
     this.stash = stash;
+    this.file = file;
+  }
+
+  /** What keeps a mapped table's file consistent; {@code null} for a table on the heap. */
+  private final MappedTable file;
+
+  /*
+   * A heap filter pays one null check of a final field per write for the mapped ones: lookups,
+   * the hot path, do not change.
+   */
+  private void beforeChange() {
+    if (file != null) {
+      file.beforeChange();
+    }
+  }
+
+  /**
+   * @return the mapped table's file keeper
+   * @throws IllegalStateException if the table is on the heap
+   */
+  private MappedTable file() {
+    if (file == null) {
+      throw new IllegalStateException("the filter's table is on the heap, not mapped from a file");
+    }
+    return file;
+  }
+
+  /*
+   * The methods of dev.cuckoo.MappedFilter, written once for every table variant: a variant's
+   * mapped filter class declares that it implements MappedFilter and inherits them. On a heap
+   * filter, which is no MappedFilter, they throw IllegalStateException.
+   */
+
+  /**
+   * @return the file a mapped filter's table lies in
+   * @throws IllegalStateException if the table is on the heap
+   */
+  public final java.nio.file.Path path() {
+    return file().path();
+  }
+
+  /**
+   * @return whether a mapped filter's file is open for writing
+   * @throws IllegalStateException if the table is on the heap
+   */
+  public final boolean isWritable() {
+    return file().writable();
+  }
+
+  /**
+   * Makes a mapped filter's file hold what it holds, durably ({@link
+   * dev.cuckoo.MappedFilter#force}).
+   *
+   * @throws IOException if writing fails
+   * @throws IllegalStateException if the table is on the heap, or the file is closed
+   */
+  public final void force() throws IOException {
+    file().force(store.size(), stash);
+  }
+
+  /**
+   * Forces a mapped filter's writable file and closes it ({@link dev.cuckoo.MappedFilter#close}).
+   *
+   * @throws IOException if writing or closing fails
+   * @throws IllegalStateException if the table is on the heap
+   */
+  public final void close() throws IOException {
+    file().close(store.size(), stash);
+  }
+
+  /**
+   * Checks a mapped filter's file: its checksum, and the items against the table's and the
+   * stash's fingerprints, counted slot by slot.
+   *
+   * @param usedBits the bits of the table's bit string its slots take
+   * @throws IOException if reading fails or anything differs
+   */
+  protected final void verifyFile(long usedBits) throws IOException {
+    MappedTable keeper = file();
+    if (keeper.writable()) {
+      force();
+    }
+    CuckooTable table = table();
+    long held = stash.size();
+    for (long b = 0; b < table.bucketCount(); b++) {
+      for (int s = 0; s < table.slotsPerBucket(); s++) {
+        held += table.entryAt(b, s) != 0 ? 1 : 0;
+      }
+    }
+    keeper.verify(store.size(), held, usedBits);
   }
 
   /** @return the table */
@@ -42,11 +146,13 @@ public abstract class TableFilter extends AbstractCuckooFilter {
 
   @Override
   protected final boolean addHash(long keyHash) {
+    beforeChange();
     return store.add(keyHash);
   }
 
   @Override
   protected final boolean addIfAbsentHash(long keyHash) {
+    beforeChange();
     return store.addIfAbsent(keyHash);
   }
 
@@ -58,6 +164,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
 
   @Override
   protected final boolean removeHash(long keyHash) {
+    beforeChange();
     return store.remove(keyHash);
   }
 
@@ -91,6 +198,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
 
   @Override
   public final void clear() {
+    beforeChange();
     store.clear();
   }
 
@@ -119,6 +227,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
           + mine.slotsPerBucket() + "): a fingerprint only means something at its bucket, so the tables must have "
           + "one shape; create both from one config");
     }
+    beforeChange();
     long[] moved = {0};
     try {
       that.store.whileUnchanged(() -> {
@@ -153,5 +262,11 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   @Override
   public final void writeTo(OutputStream out) throws IOException {
     store.whileUnchanged(() -> super.writeTo(out));
+  }
+
+  /** {@inheritDoc} Yes: the table starts at a multiple of 4096 in the file, so that it maps as written. */
+  @Override
+  protected final boolean alignsPayload() {
+    return true;
   }
 }

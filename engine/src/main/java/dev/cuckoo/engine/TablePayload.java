@@ -1,6 +1,7 @@
 package dev.cuckoo.engine;
 
 import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
@@ -22,6 +23,23 @@ import java.util.function.LongUnaryOperator;
  * 12·S  each: 8-byte bucket (below m), 4-byte fingerprint (non-zero, of the spec's width)
  * </pre>
  *
+ * <p>Layout 3, written since format version 3 of the envelope, puts the table after a page of
+ * fields so that it starts at a multiple of 4096 in the file and maps as it lies ({@link
+ * MappedTable}); it is what {@link #write} writes:
+ *
+ * <pre>
+ * offset  size  field (big-endian)
+ * 0       4     payload layout, 3
+ * 4       4     sizing: 2 (CuckooSizing.bucketCount) or 1 (0.1.0's legacyBucketCount)
+ * 8       8     bucket count m
+ * 16      8     items stored
+ * 24      8     W, the table's length in longs
+ * 32      4     S, stashed fingerprints
+ * 36      12·S  each: 8-byte bucket, 4-byte fingerprint
+ * 36+12·S ...   zeros up to 4096
+ * 4096    8·W   the table, in the variant's layout
+ * </pre>
+ *
  * <p>{@link #read} checks every size against the spec before it allocates, and allocates the
  * table only as its bytes arrive ({@link PayloadInput#readLongArray}); the variant then checks
  * its table's encoding and {@link #requireItems} that the items declared are the items held.
@@ -32,8 +50,12 @@ import java.util.function.LongUnaryOperator;
  * layout 1 file keeps its table, and {@link #write} writes it as layout 1 again.
  */
 public final class TablePayload {
-  /** The payload layout this class writes. */
+  /** The payload layout of format version 2: fields, table, stash. */
   public static final int LAYOUT = 2;
+  /** The payload layout this class writes: fields and stash in a page of their own, then the table. */
+  public static final int ALIGNED_LAYOUT = 3;
+  /** Bytes of an aligned payload before the table's words: a page. */
+  public static final int STATE_BYTES = 4096;
   /** The layout of 0.1.0's files, whose tables {@link CuckooSizing#legacyBucketCount} sizes. */
   public static final int LEGACY_LAYOUT = 1;
   /** Bytes of the payload before the table's words. */
@@ -57,7 +79,15 @@ public final class TablePayload {
    * @return the bytes {@link #write} writes
    */
   public static long length(long tableWords, FingerprintStash stash) {
-    return HEADER_BYTES + tableWords * Long.BYTES + stash.payloadBytes();
+    return alignedLength(tableWords);
+  }
+
+  /**
+   * @param tableWords W, the table's longs
+   * @return the bytes of an aligned payload (layout 3) with that table, whatever its stash holds
+   */
+  public static long alignedLength(long tableWords) {
+    return STATE_BYTES + tableWords * Long.BYTES;
   }
 
   /**
@@ -78,21 +108,36 @@ public final class TablePayload {
    */
   public static void write(PayloadOutput out, long capacity, int slots, int fingerprintBits, long buckets, long items,
       long tableWords, Words words, FingerprintStash stash) throws IOException {
-    int layout;
+    out.write(state(capacity, slots, fingerprintBits, buckets, items, tableWords, stash));
+    words.writeTo(out);
+  }
+
+  /**
+   * The first page of an aligned payload: its fields and stash, then zeros.
+   *
+   * @throws IllegalStateException if neither sizing gives that bucket count
+   */
+  static byte[] state(long capacity, int slots, int fingerprintBits, long buckets, long items, long tableWords,
+      FingerprintStash stash) throws IOException {
+    int sizing;
     if (buckets == CuckooSizing.bucketCount(capacity, slots, fingerprintBits)) {
-      layout = LAYOUT;
+      sizing = LAYOUT;
     } else if (buckets == CuckooSizing.legacyBucketCount(capacity, slots, fingerprintBits)) {
-      layout = LEGACY_LAYOUT;
+      sizing = LEGACY_LAYOUT;
     } else {
       throw new IllegalStateException("a table of " + buckets + " buckets is not the size of capacity " + capacity
           + " in any layout");
     }
-    out.writeInt(layout);
-    out.writeLong(buckets);
-    out.writeLong(items);
-    out.writeLong(tableWords);
-    words.writeTo(out);
-    stash.writeTo(out);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(STATE_BYTES);
+    java.io.DataOutputStream fields = new java.io.DataOutputStream(bytes);
+    fields.writeInt(ALIGNED_LAYOUT);
+    fields.writeInt(sizing);
+    fields.writeLong(buckets);
+    fields.writeLong(items);
+    fields.writeLong(tableWords);
+    stash.writeTo(fields);
+    fields.flush();
+    return java.util.Arrays.copyOf(bytes.toByteArray(), STATE_BYTES);
   }
 
   /**
@@ -124,20 +169,54 @@ public final class TablePayload {
    */
   public static Contents read(PayloadInput in, String variant, long capacity, int slots, int fingerprintBits,
       LongUnaryOperator payloadWords, LongUnaryOperator arrayWords) throws IOException {
+    Head head = head(in, variant, capacity, slots, fingerprintBits, payloadWords);
+    long words = head.tableWords();
+    long[] table;
+    FingerprintStash stash;
+    if (head.layout() == ALIGNED_LAYOUT) {
+      stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits, variant);
+      long padding = STATE_BYTES - HEAD_BYTES - stash.payloadBytes();
+      byte[] zeros = in.readByteArray((int) padding, "the rest of the payload's first page");
+      for (byte b : zeros) {
+        if (b != 0) {
+          throw new CorruptFilterException(variant + " payload has a non-zero byte in the padding before its table");
+        }
+      }
+      table = in.readLongArray((int) words, (int) arrayWords.applyAsLong(head.buckets()), "a table of " + words + " longs");
+    } else {
+      table = in.readLongArray((int) words, (int) arrayWords.applyAsLong(head.buckets()), "a table of " + words + " longs");
+      stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits, variant);
+    }
+    return new Contents(head.buckets(), head.items(), table, stash);
+  }
+
+  /** Bytes of layout 3's fields before its stash. */
+  private static final int HEAD_BYTES = 2 * Integer.BYTES + 3 * Long.BYTES;
+
+  /** A payload's fields before its table (or, in layout 3, its stash). */
+  private record Head(int layout, long buckets, long items, long tableWords) {}
+
+  private static Head head(PayloadInput in, String variant, long capacity, int slots, int fingerprintBits,
+      LongUnaryOperator payloadWords) throws IOException {
     int layout = in.readInt();
+    if (layout != LAYOUT && layout != LEGACY_LAYOUT && layout != ALIGNED_LAYOUT) {
+      throw new CorruptFilterException(variant + " payload layout " + layout
+          + " is unknown: this library reads layouts " + LEGACY_LAYOUT + " to " + ALIGNED_LAYOUT);
+    }
+    int sizing = layout == ALIGNED_LAYOUT ? in.readInt() : layout;
     long buckets;
-    if (layout == LAYOUT) {
+    if (sizing == LAYOUT) {
       buckets = CuckooSizing.bucketCount(capacity, slots, fingerprintBits);
-    } else if (layout == LEGACY_LAYOUT) {
+    } else if (sizing == LEGACY_LAYOUT) {
       buckets = CuckooSizing.legacyBucketCount(capacity, slots, fingerprintBits);
     } else {
-      throw new CorruptFilterException(variant + " payload layout " + layout
-          + " is unknown: this library reads layouts " + LEGACY_LAYOUT + " and " + LAYOUT);
+      throw new CorruptFilterException(variant + " payload sizing " + sizing
+          + " is unknown: " + LEGACY_LAYOUT + " (0.1.0's) or " + LAYOUT);
     }
     long declaredBuckets = in.readLong();
     if (declaredBuckets != buckets) {
       throw new CorruptFilterException(variant + " payload declares " + declaredBuckets
-          + " buckets, but its spec gives " + buckets + " in layout " + layout);
+          + " buckets, but its spec gives " + buckets + " in layout " + sizing);
     }
     long items = in.readLong();
     long room = buckets * slots + FingerprintStash.DEFAULT_SLOTS;
@@ -151,10 +230,80 @@ public final class TablePayload {
       throw new CorruptFilterException(
           variant + " payload declares a table of " + words + " longs, but its shape needs " + tableWords);
     }
-    long[] table = in.readLongArray((int) words, (int) arrayWords.applyAsLong(buckets), "a table of " + words + " longs");
-    FingerprintStash stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, buckets, fingerprintBits, variant);
-    return new Contents(buckets, items, table, stash);
+    return new Head(layout, buckets, items, words);
   }
+
+  /**
+   * Reads the fields and stash of an aligned payload in a mapped file and maps its table, checking
+   * every field as {@link #read} does and the payload's length against the table's, but not the
+   * table itself.
+   *
+   * @param payload the payload
+   * @param variant the variant, for messages
+   * @param capacity the spec's capacity
+   * @param slots the slots per bucket
+   * @param fingerprintBits the fingerprint width
+   * @param payloadWords W, the longs the variant's table takes, for a bucket count
+   * @return the fields, the stash and the mapped table
+   * @throws CorruptFilterException if a field is out of range or disagrees with the shape
+   * @throws IOException if reading or mapping fails
+   */
+  public static MappedContents open(MappedPayload payload, String variant, long capacity, int slots,
+      int fingerprintBits, LongUnaryOperator payloadWords) throws IOException {
+    if (payload.length() < STATE_BYTES) {
+      throw new CorruptFilterException(variant + " payload of " + payload.length() + " bytes is shorter than its"
+          + " first page");
+    }
+    PayloadInput in = payload.read(0, STATE_BYTES);
+    Head head = head(in, variant, capacity, slots, fingerprintBits, payloadWords);
+    if (head.layout() != ALIGNED_LAYOUT) {
+      throw new CorruptFilterException(variant + " payload layout " + head.layout() + " in a version 3 file");
+    }
+    if (payload.length() != alignedLength(head.tableWords())) {
+      throw new CorruptFilterException(variant + " payload is " + payload.length() + " bytes, but a table of "
+          + head.tableWords() + " longs makes it " + alignedLength(head.tableWords()));
+    }
+    FingerprintStash stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits,
+        variant);
+    MappedWords words = MappedWords.map(payload, STATE_BYTES, head.tableWords());
+    MappedTable file = new MappedTable(payload, variant, capacity, slots, fingerprintBits, head.buckets(),
+        head.tableWords(), words, false);
+    return new MappedContents(head.buckets(), head.items(), words, stash, file);
+  }
+
+  /**
+   * Writes the first page of a new aligned payload for an empty table, and maps the table.
+   *
+   * @param payload a new payload of {@link #alignedLength} bytes, zeros
+   * @param variant the variant, for messages
+   * @param capacity the spec's capacity
+   * @param slots the slots per bucket
+   * @param fingerprintBits the fingerprint width
+   * @param buckets the new table's bucket count
+   * @param tableWords W, its longs
+   * @return the empty fields and stash, and the mapped table
+   * @throws IOException if writing or mapping fails
+   */
+  public static MappedContents create(MappedPayload payload, String variant, long capacity, int slots,
+      int fingerprintBits, long buckets, long tableWords) throws IOException {
+    FingerprintStash stash = new FingerprintStash(FingerprintStash.DEFAULT_SLOTS);
+    payload.write(0, java.nio.ByteBuffer.wrap(state(capacity, slots, fingerprintBits, buckets, 0, tableWords, stash)));
+    MappedWords words = MappedWords.map(payload, STATE_BYTES, tableWords);
+    MappedTable file = new MappedTable(payload, variant, capacity, slots, fingerprintBits, buckets, tableWords, words,
+        true);
+    return new MappedContents(buckets, 0, words, stash, file);
+  }
+
+  /**
+   * What {@link #open} and {@link #create} found.
+   *
+   * @param buckets the table's bucket count
+   * @param items the items the payload declares
+   * @param words the table's longs, mapped
+   * @param stash the stash
+   * @param file what keeps the file consistent, for the filter
+   */
+  public record MappedContents(long buckets, long items, MappedWords words, FingerprintStash stash, MappedTable file) {}
 
   /**
    * Checks that the items a payload declared are the fingerprints its table and stash hold.

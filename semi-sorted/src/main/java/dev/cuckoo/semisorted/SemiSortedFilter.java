@@ -1,10 +1,14 @@
 package dev.cuckoo.semisorted;
 
+import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.FingerprintStore;
+import dev.cuckoo.engine.MappedTable;
 import dev.cuckoo.engine.TableFilter;
+import dev.cuckoo.engine.TablePayload;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 
@@ -16,7 +20,8 @@ import java.io.IOException;
  * OfAnyWidth} for every other width) or for the concurrency it adds ({@code Striped}).
  */
 abstract sealed class SemiSortedFilter extends TableFilter
-    permits SemiSortedFilter.OfWidth16, SemiSortedFilter.OfAnyWidth, SemiSortedFilter.Striped {
+    permits SemiSortedFilter.OfWidth16, SemiSortedFilter.OfAnyWidth, SemiSortedFilter.Striped,
+        SemiSortedFilter.Mapped {
 
   /*
    * The cuckoo filter of Fan et al. [1], section 3, with the semi-sorted buckets of section 5.2
@@ -58,7 +63,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
     return Long.BYTES * SemiSortedTable.allocatedWords(newBucketCount(spec), spec.fingerprintBits().getAsInt());
   }
 
-  private static long newBucketCount(FilterSpec spec) {
+  static long newBucketCount(FilterSpec spec) {
     return CuckooSizing.bucketCount(spec.capacity().getAsLong(), SemiSortedTable.SLOTS, spec.fingerprintBits().getAsInt());
   }
 
@@ -82,8 +87,26 @@ abstract sealed class SemiSortedFilter extends TableFilter
     return new OfAnyWidth(spec, table, stash, store);
   }
 
+  /**
+   * Wraps a mapped table and stash (a file's, {@link SemiSortedPayload#open}) in a filter.
+   *
+   * @param spec the resolved spec
+   * @param contents the table's fields, stash and file
+   * @return the filter
+   */
+  static Mapped mapped(FilterSpec spec, TablePayload.MappedContents contents) {
+    MappedSemiSortedTable table = new MappedSemiSortedTable(contents.buckets(), spec.fingerprintBits().getAsInt(),
+        contents.words());
+    FingerprintStore store = FingerprintStore.create(spec, table, contents.stash(), table.bucketBits, contents.items());
+    return new Mapped(spec, table, contents.stash(), store, contents.file());
+  }
+
   private SemiSortedFilter(FilterSpec spec, FingerprintStash stash, FingerprintStore store) {
     super(spec, store, stash);
+  }
+
+  private SemiSortedFilter(FilterSpec spec, FingerprintStash stash, FingerprintStore store, MappedTable file) {
+    super(spec, store, stash, file);
   }
 
   @Override
@@ -101,7 +124,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
   @Override
   public long sizeInBytes() {
     SemiSortedTable table = table();
-    return (long) table.words.length * Long.BYTES + table.extraBytes() + stash.memoryBytes();
+    return table.tableBytes() + table.extraBytes() + stash.memoryBytes();
   }
 
   @Override
@@ -151,6 +174,48 @@ abstract sealed class SemiSortedFilter extends TableFilter
     @Override
     protected boolean mightContainHash(long keyHash) {
       return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
+    }
+  }
+
+  /**
+   * Any width, its table mapped from a file ({@link MappedSemiSortedTable}); without concurrency
+   * its lookups go to the table directly, with {@code concurrency=striped} through the store.
+   */
+  static final class Mapped extends SemiSortedFilter implements MappedFilter {
+    private final MappedSemiSortedTable table;
+    private final boolean striped;
+
+    Mapped(FilterSpec spec, MappedSemiSortedTable table, FingerprintStash stash, FingerprintStore store,
+        MappedTable file) {
+      super(spec, stash, store, file);
+      this.table = table;
+      this.striped = FingerprintStore.isStriped(spec);
+    }
+
+    @Override
+    protected SemiSortedTable table() {
+      return table;
+    }
+
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      if (striped) {
+        return super.mightContainHash(keyHash);
+      }
+      return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
+    }
+
+    /** {@inheritDoc} Every bucket's code and order too, which opening does not check. */
+    @Override
+    public void verify() throws IOException {
+      verifyFile(table.bucketCount * table.bucketBits);
+      for (long b = 0; b < table.bucketCount; b++) {
+        if (!table.isCanonical(b)) {
+          throw new CorruptFilterException(path() + ": " + SemiSortedProvider.NAME + " payload bucket " + b
+              + " is not a semi-sorted bucket: its code is above " + (SemiSortCodec.CODES - 1)
+              + " or its fingerprints are out of order");
+        }
+      }
     }
   }
 

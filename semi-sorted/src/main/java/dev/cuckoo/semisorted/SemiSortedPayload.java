@@ -4,6 +4,7 @@ import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
@@ -31,7 +32,7 @@ final class SemiSortedPayload {
       throws IOException {
     long words = SemiSortedTable.payloadWords(table.bucketCount, table.bits);
     TablePayload.write(out, capacity, SemiSortedTable.SLOTS, table.bits, table.bucketCount, items, words,
-        o -> o.writeLongs(table.words, 0, (int) words), stash);
+        o -> table.writePayloadWords(o, words), stash);
   }
 
   /**
@@ -64,5 +65,30 @@ final class SemiSortedPayload {
     }
     TablePayload.requireItems(name, contents, table.occupiedSlots());
     return SemiSortedFilter.of(spec, table, contents.stash(), contents.items());
+  }
+
+  /** @return the bytes of the payload of a new filter of the spec in a mapped file */
+  static long mappedLength(FilterSpec spec) {
+    int bits = spec.fingerprintBits().getAsInt();
+    return TablePayload.alignedLength(SemiSortedTable.payloadWords(SemiSortedFilter.newBucketCount(spec), bits));
+  }
+
+  /** Writes a new, empty payload into a mapped file and maps its table. */
+  static SemiSortedFilter.Mapped create(FilterSpec spec, MappedPayload payload) throws IOException {
+    int bits = spec.fingerprintBits().getAsInt();
+    long buckets = SemiSortedFilter.newBucketCount(spec);
+    return SemiSortedFilter.mapped(spec, TablePayload.create(payload, SemiSortedProvider.NAME,
+        spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits, buckets, SemiSortedTable.payloadWords(buckets, bits)));
+  }
+
+  /**
+   * Maps a file's payload, checking its fields and sizes but not its buckets (verify() does).
+   *
+   * @throws CorruptFilterException if a field disagrees with the spec or the payload's length
+   */
+  static SemiSortedFilter.Mapped open(FilterSpec spec, MappedPayload payload) throws IOException {
+    int bits = spec.fingerprintBits().getAsInt();
+    return SemiSortedFilter.mapped(spec, TablePayload.open(payload, SemiSortedProvider.NAME,
+        spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits, m -> SemiSortedTable.payloadWords(m, bits)));
   }
 }

@@ -2,6 +2,8 @@ package dev.cuckoo.semisorted;
 
 import dev.cuckoo.engine.CuckooTable;
 import dev.cuckoo.engine.PackedBits;
+import dev.cuckoo.spi.PayloadOutput;
+import java.io.IOException;
 import dev.cuckoo.engine.PartialKeyHashing;
 import java.util.Arrays;
 
@@ -28,7 +30,7 @@ import java.util.Arrays;
  * fingerprint: no value rides beside it.
  */
 abstract sealed class SemiSortedTable implements CuckooTable
-    permits Width5To7Table, Width8To15Table, Width16Table, Width17To32Table {
+    permits Width5To7Table, Width8To15Table, Width16Table, Width17To32Table, MappedSemiSortedTable {
   /*
    * Semi-sorting after Fan et al. [1], section 5.2: of each fingerprint only its high f - 4 bits
    * are stored per slot, and the four low nibbles, sorted, as one SemiSortCodec code, so a
@@ -70,13 +72,61 @@ abstract sealed class SemiSortedTable implements CuckooTable
   private final int[] offsets;
 
   SemiSortedTable(long bucketCount, int bits, long[] words) {
+    this(bucketCount, bits, words, (long) words.length * Long.BYTES);
+  }
+
+  /**
+   * For {@link MappedSemiSortedTable}, which keeps its words in a mapped file and overrides every
+   * method that reads {@link #words}.
+   */
+  SemiSortedTable(long bucketCount, int bits, long[] words, long tableBytes) {
     this.bucketCount = bucketCount;
     this.bits = bits;
     this.highBits = bits - 4;
     this.highMask = -1L >>> (64 - highBits);
     this.bucketBits = bucketBits(bits);
     this.words = words;
-    this.offsets = PartialKeyHashing.alternateOffsets(bucketCount, bits, (long) words.length * Long.BYTES);
+    this.offsets = PartialKeyHashing.alternateOffsets(bucketCount, bits, tableBytes);
+  }
+
+  /*
+   * The bit string is read and written through window and write, which a mapped table
+   * overrides: while no mapped table is loaded they have one implementation, which the JIT
+   * inlines, so the heap tables pay nothing for them. The lookups of the Width classes read their
+   * arrays directly.
+   */
+
+  /** @return the 64 bits of the table from bit {@code offset} ({@link PackedBits#window}) */
+  long window(long offset) {
+    return PackedBits.window(words, offset);
+  }
+
+  /** Stores a field of the table ({@link PackedBits#write}). */
+  void write(long offset, long value, long mask) {
+    PackedBits.write(words, offset, value, mask);
+  }
+
+  /**
+   * @param code a bucket's 12-bit code as read
+   * @return it, as {@link SemiSortCodec#nibbles} takes it: a heap table's codes were all checked
+   *     when it was read, so the code itself
+   */
+  int decodable(int code) {
+    return code;
+  }
+
+  /** @return the bytes the table's words take */
+  long tableBytes() {
+    return (long) words.length * Long.BYTES;
+  }
+
+  /**
+   * Writes the table's first {@code count} words, the payload layout.
+   *
+   * @throws IOException if writing fails
+   */
+  void writePayloadWords(PayloadOutput out, long count) throws IOException {
+    out.writeLongs(words, 0, (int) count);
   }
 
   /** @return the bytes held besides the table's words: the alternate offsets, if any */
@@ -204,7 +254,7 @@ abstract sealed class SemiSortedTable implements CuckooTable
 
   /** @return the code of the bucket at this offset (any 12 bits, in a table not checked) */
   final int code(long offset) {
-    return (int) PackedBits.window(words, offset) & SemiSortCodec.CODE_MASK;
+    return decodable((int) window(offset) & SemiSortCodec.CODE_MASK);
   }
 
   /**
@@ -222,7 +272,7 @@ abstract sealed class SemiSortedTable implements CuckooTable
    * buckets (under different locks) share nothing but the words of their own buckets.
    */
   final long sortKeyAt(long offset, int nibbles, int slot) {
-    long high = PackedBits.window(words, offset + SemiSortCodec.CODE_BITS + (long) slot * highBits) & highMask;
+    long high = window(offset + SemiSortCodec.CODE_BITS + (long) slot * highBits) & highMask;
     return (long) (nibbles >>> (4 * slot) & 0xF) << 32 | high;
   }
 
@@ -251,12 +301,12 @@ abstract sealed class SemiSortedTable implements CuckooTable
     long m = highMask;
     if (bucketBits <= 64) {
       long bucket = code | (a & m) << 12 | (b & m) << (12 + h) | (c & m) << (12 + 2 * h) | (d & m) << (12 + 3 * h);
-      PackedBits.write(words, offset, bucket, -1L >>> (64 - bucketBits));
+      write(offset, bucket, -1L >>> (64 - bucketBits));
     } else {
       // Three fields of at most 56 bits: code and slot 0, slots 1 and 2, slot 3.
-      PackedBits.write(words, offset, code | (a & m) << 12, -1L >>> (64 - 12 - h));
-      PackedBits.write(words, offset + 12 + h, (b & m) | (c & m) << h, -1L >>> (64 - 2 * h));
-      PackedBits.write(words, offset + 12 + 3L * h, d & m, m);
+      write(offset, code | (a & m) << 12, -1L >>> (64 - 12 - h));
+      write(offset + 12 + h, (b & m) | (c & m) << h, -1L >>> (64 - 2 * h));
+      write(offset + 12 + 3L * h, d & m, m);
     }
   }
 
@@ -293,8 +343,8 @@ abstract sealed class SemiSortedTable implements CuckooTable
     // The bucket is one window: move the sort keys of slots 1..p down one slot and put the new
     // one in slot p, where p is how many of them are smaller, then encode the nibbles anew. This
     // is the insert path, so it avoids decoding into sort keys and sorting all four.
-    long x = PackedBits.window(words, o);
-    int n = SemiSortCodec.nibbles((int) x & SemiSortCodec.CODE_MASK);
+    long x = window(o);
+    int n = SemiSortCodec.nibbles(decodable((int) x & SemiSortCodec.CODE_MASK));
     long highs = x >>> SemiSortCodec.CODE_BITS;
     int h = highBits;
     long m = highMask;
@@ -312,7 +362,7 @@ abstract sealed class SemiSortedTable implements CuckooTable
     int nibbleBelow = (1 << (4 * p)) - 1;
     int newNibbles = (n >>> 4 & nibbleBelow) | (int) (k >>> 32) << (4 * p) | (n & (-1 << (4 * (p + 1))));
     long code = SemiSortCodec.encode(newNibbles & 0xF, newNibbles >>> 4 & 0xF, newNibbles >>> 8 & 0xF, newNibbles >>> 12);
-    PackedBits.write(words, o, code | newHighs << SemiSortCodec.CODE_BITS, -1L >>> (64 - bucketBits));
+    write(o, code | newHighs << SemiSortCodec.CODE_BITS, -1L >>> (64 - bucketBits));
     return true;
   }
 
@@ -402,7 +452,7 @@ abstract sealed class SemiSortedTable implements CuckooTable
    */
   final boolean isCanonical(long bucket) {
     long o = offset(bucket);
-    if (code(o) >= SemiSortCodec.CODES) {
+    if (((int) window(o) & SemiSortCodec.CODE_MASK) >= SemiSortCodec.CODES) {
       return false;
     }
     int n = nibblesAt(o);
@@ -413,13 +463,13 @@ abstract sealed class SemiSortedTable implements CuckooTable
    * @return whether the bits after the last bucket (to the end of the array) are all zero, as a
    *     table written by this class has them
    */
-  final boolean tailIsClear() {
+  boolean tailIsClear() {
     return PackedBits.isClearFrom(words, bucketCount * bucketBits);
   }
 
   /** Empties every slot. */
   @Override
-  public final void clear() {
+  public void clear() {
     Arrays.fill(words, 0L);
   }
 }

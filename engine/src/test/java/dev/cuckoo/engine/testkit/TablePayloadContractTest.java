@@ -108,7 +108,7 @@ public abstract class TablePayloadContractTest {
     int words = (int) tableWords(resolved, buckets);
     long length = TablePayload.HEADER_BYTES + words * 8L + 4;
     long[] table = tableWithOneFingerprint(words);
-    assertTrue(rejected(file(spec, length, tablePayload(3, buckets, 1, words, table, 0))).getMessage().contains("layout 3"));
+    assertTrue(rejected(file(spec, length, tablePayload(4, buckets, 1, words, table, 0))).getMessage().contains("layout 4"));
     assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets + 2, 1, words, table, 0))).getMessage().contains("buckets"));
     assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets, -1, words, table, 0))).getMessage().contains("items"));
     assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets, 2, words, table, 0))).getMessage().contains("hold 1 "));
@@ -148,7 +148,17 @@ public abstract class TablePayloadContractTest {
     assertEquals(1, f.size());
     ByteArrayOutputStream again = new ByteArrayOutputStream();
     f.writeTo(again);
-    assertArrayEquals(bytes, again.toByteArray(), "a layout 1 filter written again");
+    // Written again, it is a version 3 file in layout 3 whose sizing field keeps 0.1.0's table.
+    byte[] written = again.toByteArray();
+    long payload = written.length - 4 - TablePayload.alignedLength(words); // the checksum follows the payload
+    assertEquals(TablePayload.ALIGNED_LAYOUT, java.nio.ByteBuffer.wrap(written).getInt((int) payload));
+    assertEquals(TablePayload.LEGACY_LAYOUT, java.nio.ByteBuffer.wrap(written).getInt((int) payload + 4));
+    CuckooFilter back = CuckooFilters.read(new ByteArrayInputStream(written));
+    assertEquals(f.slots(), back.slots(), "a layout 1 filter written again keeps its table");
+    assertEquals(1, back.size());
+    ByteArrayOutputStream third = new ByteArrayOutputStream();
+    back.writeTo(third);
+    assertArrayEquals(written, third.toByteArray(), "a layout 1 filter written a third time");
     long current = buckets(resolved);
     if (current != legacy) { // each layout's bucket count is refused under the other
       int currentWords = (int) tableWords(resolved, current);

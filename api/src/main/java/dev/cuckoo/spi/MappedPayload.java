@@ -1,0 +1,89 @@
+package dev.cuckoo.spi;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.file.Path;
+
+/**
+ * A variant's payload inside a filter file that is mapped rather than read: what {@link
+ * FilterProvider#open} and {@link FilterProvider#createIn} are handed. The envelope around it has
+ * been checked (header, hash, the file's length); the payload's own fields are the variant's to
+ * check, by their ranges, never by a pass over the table. The payload starts at a file offset
+ * that is a multiple of 4096.
+ *
+ * <p>A writer calls {@link #beginChange} before its first change after an open or a {@link
+ * #seal}, and {@link #seal} after forcing its mappings and writing its fields.
+ */
+public interface MappedPayload {
+
+  /** @return the file, for messages */
+  Path path();
+
+  /** @return whether the file is open for writing */
+  boolean writable();
+
+  /** @return the payload's length in bytes */
+  long length();
+
+  /**
+   * Maps part of the payload: read-write if the file is open for writing, else read-only.
+   *
+   * @param at the offset in the payload
+   * @param bytes the length, at most {@link Integer#MAX_VALUE}
+   * @return the mapping, in big-endian order
+   * @throws IOException if mapping fails
+   * @throws IllegalArgumentException if the range is not inside the payload
+   */
+  MappedByteBuffer map(long at, long bytes) throws IOException;
+
+  /**
+   * Reads part of the payload as a stream that reports a short read as a corrupt file.
+   *
+   * @param at the offset in the payload
+   * @param bytes how many bytes the stream holds
+   * @return them
+   * @throws IOException if reading fails
+   */
+  PayloadInput read(long at, int bytes) throws IOException;
+
+  /**
+   * Writes bytes into the payload, without forcing them.
+   *
+   * @param at the offset in the payload
+   * @param bytes what to write, from its position to its limit
+   * @throws IOException if writing fails
+   */
+  void write(long at, ByteBuffer bytes) throws IOException;
+
+  /**
+   * Marks the file as being changed and forces the mark to the storage device, so that a file
+   * whose writer stops before its next {@link #seal} is refused.
+   *
+   * @throws IOException if writing fails
+   */
+  void beginChange() throws IOException;
+
+  /**
+   * Forces what was written through {@link #write}, computes and writes the file's checksum, and
+   * marks the file consistent. The variant forces its own mappings first.
+   *
+   * @throws IOException if writing fails
+   */
+  void seal() throws IOException;
+
+  /**
+   * Reads the whole file and compares it with its checksum.
+   *
+   * @throws dev.cuckoo.CorruptFilterException if they differ
+   * @throws IOException if reading fails
+   */
+  void verifyChecksum() throws IOException;
+
+  /**
+   * Closes the file.
+   *
+   * @throws IOException if closing fails
+   */
+  void close() throws IOException;
+}

@@ -1,0 +1,289 @@
+package dev.cuckoo.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.MappedFilter;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The contract of a variant whose filters map from files ({@link CuckooFilters#open}, {@link
+ * CuckooFilters#createFile}): a mapped filter answers exactly as the heap filter its file was
+ * written from, in every shape the variant names; a file written in place reopens with every key
+ * forced; a file a writer left between forces is refused, also when the writer is a real child JVM
+ * that halts; two processes map one file at once; hostile files are refused at open. A variant's
+ * test subclasses it and names its shapes.
+ */
+public abstract class MappedFilterContractTest {
+  @TempDir
+  protected Path dir;
+
+  /** @return configs without capacity covering the variant's shapes: widths and bucket sizes */
+  protected abstract List<String> shapes();
+
+  /** @return a config of a small filter, for the tests that need one shape */
+  protected String small() {
+    return shapes().get(0) + "&capacity=5000";
+  }
+
+  private static String key(long i) {
+    return "key-" + i;
+  }
+
+  private static Path write(CuckooFilter f, Path file) throws IOException {
+    try (OutputStream out = Files.newOutputStream(file)) {
+      f.writeTo(out);
+    }
+    return file;
+  }
+
+  private static CuckooFilter read(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return CuckooFilters.read(in);
+    }
+  }
+
+  /** Every shape, filled until it refuses (so that the stash holds keys too), then opened mapped. */
+  @Test
+  void aMappedFilterAnswersAsTheHeapFilterItsFileWasWrittenFrom() throws IOException {
+    SplittableRandom random = TestSeed.random("mapped-equals-heap");
+    for (String shape : shapes()) {
+      String config = shape + "&capacity=" + (300 + random.nextInt(3000));
+      CuckooFilter heap = CuckooFilters.create(config);
+      long added = 0;
+      for (long i = 0; heap.add(key(i)); i++) {
+        added++;
+      }
+      Path file = write(heap, dir.resolve("f" + shape.hashCode() + ".cuckoo"));
+      try (MappedFilter mapped = CuckooFilters.open(file)) {
+        assertFalse(mapped.isWritable());
+        assertEquals(heap.size(), mapped.size(), config);
+        assertEquals(heap.spec(), mapped.spec(), config);
+        for (long i = 0; i < 2 * added + 1000; i++) {
+          String k = key(i);
+          assertEquals(heap.mightContain(k), mapped.mightContain(k), () -> config + ", " + k + TestSeed.rerun());
+          assertEquals(heap.count(k), mapped.count(k), () -> config + ", " + k + TestSeed.rerun());
+        }
+        long[] longs = random.longs(5000).toArray();
+        boolean[] heapAnswers = new boolean[longs.length];
+        boolean[] mappedAnswers = new boolean[longs.length];
+        assertEquals(heap.mightContainAll(longs, heapAnswers), mapped.mightContainAll(longs, mappedAnswers), config);
+        assertTrue(java.util.Arrays.equals(heapAnswers, mappedAnswers), () -> config + TestSeed.rerun());
+        mapped.verify();
+      }
+    }
+  }
+
+  @Test
+  void aCreatedFileReopensWithEveryKeyAndReadsAsAStream() throws IOException {
+    for (String shape : shapes()) {
+      Path file = dir.resolve("c" + shape.hashCode() + ".cuckoo");
+      String config = shape + "&capacity=3000";
+      List<String> keys = new ArrayList<>();
+      try (MappedFilter f = CuckooFilters.createFile(config, file)) {
+        assertTrue(f.isWritable());
+        for (long i = 0; i < 2000; i++) {
+          assertTrue(f.add(key(i)), config);
+          keys.add(key(i));
+        }
+        assertTrue(f.remove(key(0)));
+        keys.remove(0);
+        f.force();
+        f.add(key(5000));
+        keys.add(key(5000));
+      }
+      try (MappedFilter f = CuckooFilters.open(file)) {
+        assertEquals(keys.size(), f.size(), config);
+        for (String k : keys) {
+          assertTrue(f.mightContain(k), config + ", " + k);
+        }
+        f.verify();
+      }
+      CuckooFilter heap = read(file);
+      assertEquals(keys.size(), heap.size(), config);
+      for (String k : keys) {
+        assertTrue(heap.mightContain(k), config + ", " + k);
+      }
+      try (MappedFilter f = CuckooFilters.openWritable(file)) {
+        f.clear();
+        assertEquals(0, f.size());
+      }
+      assertEquals(0, read(file).size(), config);
+    }
+  }
+
+  @Test
+  void aReadOnlyFilterRefusesWritesAndAClosedOneToo() throws IOException {
+    Path file = dir.resolve("ro.cuckoo");
+    CuckooFilter heap = CuckooFilters.create(small());
+    heap.add("a");
+    write(heap, file);
+    try (MappedFilter f = CuckooFilters.open(file)) {
+      UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> f.add("b"));
+      assertTrue(e.getMessage().contains("openWritable"), e.getMessage());
+      assertThrows(UnsupportedOperationException.class, () -> f.remove("a"));
+      assertTrue(f.mightContain("a"));
+    }
+    MappedFilter w = CuckooFilters.openWritable(file);
+    w.close();
+    w.close();
+    assertThrows(IllegalStateException.class, () -> w.add("c"));
+  }
+
+  @Test
+  void aFileChangedAfterItsLastForceIsRefusedWithItsName() throws IOException {
+    Path file = dir.resolve("dirty.cuckoo");
+    MappedFilter f = CuckooFilters.createFile(small(), file);
+    f.add("a");
+    f.force();
+    f.add("b"); // and never forced: as if the writer died here
+    CorruptFilterException e = assertThrows(CorruptFilterException.class, () -> CuckooFilters.open(file));
+    assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+    assertTrue(e.getMessage().contains("being changed"), e.getMessage());
+    assertThrows(CorruptFilterException.class, () -> read(file));
+    f.close();
+    try (MappedFilter g = CuckooFilters.open(file)) {
+      assertTrue(g.mightContain("a") && g.mightContain("b"));
+    }
+  }
+
+  @Test
+  void aSecondWriterIsRefused() throws IOException {
+    Path file = dir.resolve("locked.cuckoo");
+    try (MappedFilter f = CuckooFilters.createFile(small(), file)) {
+      f.add("a");
+      IOException e = assertThrows(IOException.class, () -> CuckooFilters.openWritable(file));
+      assertTrue(e.getMessage().contains("another"), e.getMessage());
+    }
+  }
+
+  @Test
+  void hostileFilesAreRefusedAtOpen() throws IOException {
+    CuckooFilter heap = CuckooFilters.create(small());
+    for (int i = 0; i < 100; i++) {
+      heap.add(key(i));
+    }
+    byte[] good = Files.readAllBytes(write(heap, dir.resolve("good.cuckoo")));
+    // truncated anywhere, or extended
+    for (int cut : new int[] {0, 3, 20, 100, 4096, good.length / 2, good.length - 5, good.length - 1}) {
+      Path f = Files.write(dir.resolve("cut" + cut), java.util.Arrays.copyOf(good, cut));
+      assertThrows(CorruptFilterException.class, () -> CuckooFilters.open(f), "cut at " + cut);
+    }
+    Path longer = Files.write(dir.resolve("longer"), java.util.Arrays.copyOf(good, good.length + 8));
+    assertThrows(CorruptFilterException.class, () -> CuckooFilters.open(longer));
+    // every header byte flipped: the header checksum, or a field check, refuses it
+    for (int i = 0; i < 80; i++) {
+      byte[] bad = good.clone();
+      bad[i] ^= 0x10;
+      Path f = Files.write(dir.resolve("flip" + i), bad);
+      int at = i;
+      assertThrows(IOException.class, () -> CuckooFilters.open(f).close(), "flipped byte " + at);
+    }
+    // a forged payload page that the header checksum does not cover: its fields are checked
+    long offset = offsetOfPayload(good);
+    for (int field : new int[] {0, 4, 8, 16, 24, 32}) {
+      byte[] bad = good.clone();
+      ByteBuffer.wrap(bad).putInt((int) offset + field, 0x7FFF_FFFF);
+      Path f = Files.write(dir.resolve("field" + field), bad);
+      assertThrows(CorruptFilterException.class, () -> CuckooFilters.open(f).close(), "payload field at " + field);
+    }
+    // a flipped table bit is not checked at open, but verify() finds it
+    byte[] bad = good.clone();
+    bad[(int) offset + 4096 + 3] ^= 0x01;
+    Path flipped = Files.write(dir.resolve("table-flip"), bad);
+    try (MappedFilter f = CuckooFilters.open(flipped)) {
+      assertThrows(CorruptFilterException.class, f::verify);
+    }
+  }
+
+  private static long offsetOfPayload(byte[] file) throws IOException {
+    return dev.cuckoo.internal.FilterFile.readHeader(new ByteArrayInputStream(file)).payloadOffset();
+  }
+
+  @Test
+  void aFileOfFormatVersion2SaysHowToConvertIt() throws IOException {
+    CuckooFilter heap = CuckooFilters.create(small());
+    heap.add("a");
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    dev.cuckoo.internal.FilterFile.write(out, heap.spec(), heap.spec().hashStrategy(), 4, o -> o.writeInt(0));
+    Path file = Files.write(dir.resolve("v2.cuckoo"), out.toByteArray());
+    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> CuckooFilters.open(file));
+    assertTrue(e.getMessage().contains("cuckoo convert"), e.getMessage());
+  }
+
+  @Test
+  void aFileTruncatedAfterItWasOpenedIsNoCrash() throws IOException {
+    Path file = dir.resolve("shrinks.cuckoo");
+    CuckooFilter heap = CuckooFilters.create(shapes().get(0) + "&capacity=200000");
+    for (int i = 0; i < 1000; i++) {
+      heap.add(key(i));
+    }
+    write(heap, file);
+    try (MappedFilter f = CuckooFilters.open(file)) {
+      try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        c.truncate(8192);
+      }
+      // The JVM reports SIGBUS on a mapped buffer as an InternalError: an error, never a crash.
+      assertThrows(InternalError.class, () -> {
+        for (int i = 0; i < 1000; i++) {
+          f.mightContain(key(i));
+        }
+      });
+    }
+  }
+
+  /** A writer that forces, adds more and halts leaves a file open refuses; one that halts right after a force, a file with every key. */
+  @Test
+  void aWriterHaltedBetweenForcesLeavesAFileThatIsRefusedAndOneHaltedAfterAForceLosesNothing() throws Exception {
+    Path between = dir.resolve("halted-between.cuckoo");
+    assertEquals(0, MappedFileChild.run("halt-between", small(), between.toString(), "3000"));
+    CorruptFilterException e = assertThrows(CorruptFilterException.class, () -> CuckooFilters.open(between));
+    assertTrue(e.getMessage().contains(between.toString()), e.getMessage());
+    assertThrows(CorruptFilterException.class, () -> CuckooFilters.openWritable(between));
+
+    Path after = dir.resolve("halted-after.cuckoo");
+    assertEquals(0, MappedFileChild.run("halt-after-force", small(), after.toString(), "3000"));
+    try (MappedFilter f = CuckooFilters.open(after)) {
+      for (long i = 0; i < 3000; i++) {
+        assertTrue(f.mightContain(key(i)), "key " + i);
+      }
+      assertEquals(3000, f.size());
+      f.verify();
+    }
+  }
+
+  @Test
+  void twoProcessesMapOneFileAtOnce() throws Exception {
+    Path file = dir.resolve("shared.cuckoo");
+    CuckooFilter heap = CuckooFilters.create(small());
+    for (int i = 0; i < 2000; i++) {
+      heap.add(key(i));
+    }
+    write(heap, file);
+    try (MappedFilter mine = CuckooFilters.open(file)) {
+      assertTrue(mine.mightContain(key(7)));
+      assertEquals(0, MappedFileChild.run("query", small(), file.toString(), "2000"));
+      for (int i = 0; i < 2000; i++) {
+        assertTrue(mine.mightContain(key(i)));
+      }
+    }
+  }
+}

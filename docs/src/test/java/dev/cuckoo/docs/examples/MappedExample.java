@@ -1,0 +1,79 @@
+package dev.cuckoo.docs.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.MappedFilter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MappedExample {
+  @TempDir Path dir;
+
+  @Test
+  void buildAndOpen() throws IOException {
+    List<String> urls = List.of("https://example.com/", "https://example.org/a");
+    Path file = dir.resolve("urls.cuckoo");
+    // tag::build-open[]
+    // Build once, into a file: the table is the file, not the heap
+    try (MappedFilter f = CuckooFilters.createFile("classic?capacity=200000&fingerprintBits=12", file)) {
+      for (String url : urls) {
+        f.add(url);
+      }
+    }                                          // close() forces, then closes
+
+    // Open it read-only, in any number of processes: milliseconds at any size
+    try (MappedFilter f = CuckooFilters.open(file)) {
+      f.mightContain("https://example.com/");  // true
+    }
+    // end::build-open[]
+    try (MappedFilter f = CuckooFilters.open(file)) {
+      assertTrue(f.mightContain("https://example.com/"));
+      assertEquals(2, f.size());
+    }
+  }
+
+  @Test
+  void writeThenOpen() throws IOException {
+    Path file = dir.resolve("heap.cuckoo");
+    // tag::write-open[]
+    CuckooFilter heap = CuckooFilters.create("classic?capacity=1000000");
+    heap.add("alice");
+    try (OutputStream out = Files.newOutputStream(file)) {
+      heap.writeTo(out);                       // format version 3: the table is aligned
+    }
+    try (MappedFilter mapped = CuckooFilters.open(file)) {
+      mapped.mightContain("alice");            // true: it answers as the heap filter does
+      mapped.verify();                         // the pass over the whole file that open skips
+    }
+    // end::write-open[]
+    try (MappedFilter mapped = CuckooFilters.open(file)) {
+      assertTrue(mapped.mightContain("alice"));
+    }
+  }
+
+  @Test
+  void forceAndCrash() throws IOException {
+    Path file = dir.resolve("log.cuckoo");
+    // tag::force[]
+    MappedFilter f = CuckooFilters.createFile("classic?capacity=1000000", file);
+    f.add("a");
+    f.force();                                 // "a" is durable: any crash from here keeps it
+    f.add("b");                                // the file is marked as being changed first
+    // ... the process dies here, before the next force() or close() ...
+    // end::force[]
+    assertThrows(IOException.class, () -> CuckooFilters.open(file)); // refused, naming the file
+    f.close();
+    try (MappedFilter g = CuckooFilters.open(file)) {
+      assertTrue(g.mightContain("a") && g.mightContain("b"));
+    }
+  }
+}

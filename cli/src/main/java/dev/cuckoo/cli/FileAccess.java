@@ -90,7 +90,11 @@ final class FileAccess {
    *     bytes
    */
   static CuckooFilter readFilter(Path path, HashPath hashes) {
-    Header header = header(path);
+    return readFilter(path, hashes, header(path));
+  }
+
+  /** {@link #readFilter(Path, HashPath)} with the file's header already read ({@code null} if none reads). */
+  private static CuckooFilter readFilter(Path path, HashPath hashes, Header header) {
     String hashName = header == null ? null : hashOf(header);
     HashStrategy given = hashName == null ? null : hashes.notInstalled(hashName, seedOf(header));
     try (InputStream in = open(path)) {
@@ -127,18 +131,18 @@ final class FileAccess {
   static CuckooFilter openFilter(Path path, HashPath hashes) {
     Header header = header(path);
     if (header == null || header.version() < FilterFile.FORMAT_VERSION || !Files.isRegularFile(path)) {
-      return readFilter(path, hashes);
+      return readFilter(path, hashes, header);
     }
     String hashName = hashOf(header);
     String variant = header.variant();
     if (hashName == null || !CuckooFilters.hashes().contains(hashName) || !CuckooFilters.variants().contains(variant)
         || !CuckooFilters.provider(variant).mapsFiles()) {
-      return readFilter(path, hashes);
+      return readFilter(path, hashes, header);
     }
     try {
       return CuckooFilters.open(path);
     } catch (CorruptFilterException e) {
-      return readFilter(path, hashes); // a damaged file: reading it says what is wrong, as for any file
+      return readFilter(path, hashes, header); // a damaged file: reading it says what is wrong, as for any file
     } catch (IOException e) {
       throw failure(path, e);
     }

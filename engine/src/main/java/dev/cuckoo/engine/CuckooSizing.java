@@ -158,7 +158,7 @@ public final class CuckooSizing {
    */
   public static long bucketCountForNewTable(long capacity, int bucketSize, int fingerprintBits, int maxFingerprintBits) {
     long buckets = bucketCount(capacity, bucketSize, fingerprintBits);
-    if (buckets <= even(Math.ceil(capacity / (bucketSize * designLoad(bucketSize))))) {
+    if (buckets <= bucketsAtLoad(capacity, bucketSize, designLoad(bucketSize))) {
       return buckets; // fingerprints long enough: the table did not grow
     }
     double bitsPerKey = bitsPerKey(buckets, capacity, bucketSize, fingerprintBits);
@@ -183,6 +183,11 @@ public final class CuckooSizing {
     return buckets;
   }
 
+  /** @return the even bucket count that holds {@code capacity} items at this load */
+  private static long bucketsAtLoad(long capacity, int bucketSize, double load) {
+    return even(Math.ceil(capacity / (bucketSize * load)));
+  }
+
   private static double bitsPerKey(long buckets, long capacity, int bucketSize, int fingerprintBits) {
     return (double) buckets * bucketSize * fingerprintBits / capacity;
   }
@@ -205,7 +210,7 @@ public final class CuckooSizing {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity " + capacity + " is below 1");
     }
-    long buckets = even(Math.ceil(capacity / (bucketSize * designLoad)));
+    long buckets = bucketsAtLoad(capacity, bucketSize, designLoad);
     if (overflowRisk(capacity, buckets, bucketSize, fingerprintBits) <= MAX_OVERFLOW_RISK) {
       return buckets;
     }

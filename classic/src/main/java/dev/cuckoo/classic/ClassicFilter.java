@@ -270,7 +270,7 @@ abstract sealed class ClassicFilter extends TableFilter
 
     @Override
     public void verify() throws IOException {
-      verifyFile(table.bucketCount * table.slots * table.bits);
+      verifyFile(table.bucketCount * table.slots * table.bits, table.occupiedSlots());
     }
   }
 

@@ -121,24 +121,19 @@ public abstract class TableFilter extends AbstractCuckooFilter {
 
   /**
    * Checks a mapped filter's file: its checksum, and the items against the table's and the
-   * stash's fingerprints, counted slot by slot.
+   * stash's fingerprints.
    *
    * @param usedBits the bits of the table's bit string its slots take
+   * @param tableOccupied the table's slots in use, as the table counts them (its own
+   *     {@code occupiedSlots}, which the read path checks the items against too)
    * @throws IOException if reading fails or anything differs
    */
-  protected final void verifyFile(long usedBits) throws IOException {
+  protected final void verifyFile(long usedBits, long tableOccupied) throws IOException {
     MappedTable keeper = file();
     if (keeper.writable()) {
       force();
     }
-    CuckooTable table = table();
-    long held = stash.size();
-    for (long b = 0; b < table.bucketCount(); b++) {
-      for (int s = 0; s < table.slotsPerBucket(); s++) {
-        held += table.entryAt(b, s) != 0 ? 1 : 0;
-      }
-    }
-    keeper.verify(store.size(), held, usedBits);
+    keeper.verify(store.size(), stash.size() + tableOccupied, usedBits);
   }
 
   /** @return the table */

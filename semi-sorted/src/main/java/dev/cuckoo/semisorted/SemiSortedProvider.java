@@ -3,6 +3,8 @@ package dev.cuckoo.semisorted;
 import com.google.auto.service.AutoService;
 import dev.cuckoo.Concurrency;
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
@@ -10,6 +12,7 @@ import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
+import dev.cuckoo.spi.PayloadOutput;
 import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
 import java.util.OptionalLong;
@@ -69,6 +72,7 @@ public final class SemiSortedProvider implements FilterProvider {
           .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
           .defaultHash("xxh3")
           .threadSafeMode(Concurrency.STRIPED)
+          .shards(CuckooSizing.MAX_SHARDS)
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */
@@ -144,6 +148,18 @@ public final class SemiSortedProvider implements FilterProvider {
   @Override
   public CuckooFilter create(FilterSpec resolved) {
     return SemiSortedFilter.of(resolved);
+  }
+
+  /** {@inheritDoc} Every width can be built in shards. */
+  @Override
+  public FilterShard createShard(FilterSpec resolved, int index) {
+    return SemiSortedFilter.shard(resolved, index);
+  }
+
+  @Override
+  public void joinShards(FilterSpec resolved, CuckooFilters.ShardSource source, PayloadOutput out)
+      throws IOException {
+    SemiSortedPayload.join(resolved, source, out);
   }
 
   /** Reads the payload {@link SemiSortedPayload} describes. */

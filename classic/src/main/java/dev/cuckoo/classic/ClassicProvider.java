@@ -8,6 +8,7 @@ import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.ShardedTable;
 import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.MappedPayload;
@@ -124,6 +125,12 @@ public final class ClassicProvider implements FilterProvider {
           "1.." + max + " with " + FilterSpec.FINGERPRINT_BITS + "=" + bits + " and "
               + FilterSpec.BUCKET_SIZE + "=" + slots + " (the table is one array of at most "
               + BucketTable.MAX_WORDS + " longs)");
+    }
+    int shards = ShardedTable.shardsOf(resolved);
+    if (shards > 1 && ClassicFilter.tableBytes(resolved) > BucketTable.MAX_WORDS * Long.BYTES) {
+      throw ConfigValues.outOfRange(FilterSpec.SHARDS, shards, NAME, "1.." + CuckooSizing.MAX_SHARDS + ", but capacity="
+          + capacity + " in " + shards + " shards, each sized with slack, takes more than one array of "
+          + BucketTable.MAX_WORDS + " longs; use fewer shards or a smaller capacity");
     }
     return resolved;
   }

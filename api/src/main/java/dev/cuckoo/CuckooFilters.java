@@ -171,6 +171,98 @@ public final class CuckooFilters {
     return FilterFile.createFile(ProviderRegistry.resolve(FilterSpec.parse(config)), path);
   }
 
+  /**
+   * Opens the bytes of one shard ({@link FilterShard#writeTo}) for {@link #joinShards}: from a
+   * file, an object store, a Spark task's output.
+   */
+  @FunctionalInterface
+  public interface ShardSource {
+    /**
+     * @param index a shard's index, in {@code [0, S)}
+     * @return a new stream of its bytes, which the caller closes
+     * @throws IOException if it cannot be opened (a missing shard, say)
+     */
+    InputStream open(int index) throws IOException;
+  }
+
+  /**
+   * The key hasher and shard router of a config: hashes keys as a filter of that config does
+   * and names the shard of a hash.
+   *
+   * @param config the config string, as for {@link #create(String)}
+   * @return the router; {@link ShardRouter#shards()} is 1 for a config without {@code shards}
+   * @throws IllegalArgumentException as {@link #create(String)} does for a bad config
+   */
+  public static ShardRouter keyHasher(String config) {
+    FilterSpec spec = ProviderRegistry.resolve(FilterSpec.parse(config)).spec();
+    return new ShardRouter(spec.hashStrategy(), shardsOf(spec));
+  }
+
+  /**
+   * Creates one empty shard of a sharded filter ({@code shards=S} in the config), to be filled
+   * from key hashes and written apart from the others; {@link #joinShards} makes the filter.
+   * Every shard of a filter must be created from the same config.
+   *
+   * @param config the whole filter's config string, e.g. {@code
+   *     classic?capacity=10000000000&fingerprintBits=16&shards=4096}
+   * @param index the shard, in {@code [0, S)}
+   * @return the shard, holding about {@code 1/S} of the filter's table
+   * @throws IllegalArgumentException as {@link #create(String)} does for a bad config, or if the
+   *     index is out of range (the message names the range)
+   * @throws UnsupportedOperationException if the variant cannot be built in shards
+   */
+  public static FilterShard createShard(String config, int index) {
+    ProviderRegistry.Resolved r = ProviderRegistry.resolve(FilterSpec.parse(config));
+    int shards = shardsOf(r.spec());
+    if (index < 0 || index >= shards) {
+      throw new IllegalArgumentException("shard index " + index + " is out of range for " + r.spec() + ": 0.."
+          + (shards - 1));
+    }
+    return r.provider().createShard(r.spec(), index);
+  }
+
+  /**
+   * Joins the S shards of a filter ({@link FilterShard#writeTo}) into one ordinary filter file,
+   * as the filter's {@link CuckooFilter#writeTo} would write it (format version 3, aligned), which
+   * {@link #read} reads and {@link #open} maps. It streams: it opens each shard at most twice
+   * (once for its header and stash, once for its table), and holds each shard's header and a
+   * fixed buffer, never a table. Its checks fail the join with nothing but a partial file
+   * written: discard the output then.
+   *
+   * @param config the config the shards were created from
+   * @param shards S, which must be the config's {@code shards}
+   * @param source opens each shard's bytes
+   * @param out where to write the file; flushed, not closed
+   * @throws IllegalArgumentException if the config is bad or {@code shards} is not its S
+   * @throws CorruptFilterException if a shard is missing or duplicated (its header names another
+   *     index), of another spec, or damaged (its checksums fail)
+   * @throws IOException if the shards' stashes together overflow the filter's stash (the message
+   *     says what capacity would do), or reading or writing fails (a source that cannot open a
+   *     shard)
+   * @throws UnsupportedOperationException if the variant cannot be built in shards
+   */
+  public static void joinShards(String config, int shards, ShardSource source, java.io.OutputStream out)
+      throws IOException {
+    Objects.requireNonNull(source, "source must not be null");
+    Objects.requireNonNull(out, "out must not be null");
+    ProviderRegistry.Resolved r = ProviderRegistry.resolve(FilterSpec.parse(config));
+    FilterSpec spec = r.spec();
+    if (shards != shardsOf(spec)) {
+      throw new IllegalArgumentException("shards=" + shards + " differs from the config's " + FilterSpec.SHARDS + "="
+          + shardsOf(spec) + " (" + spec + ")");
+    }
+    FilterProvider provider = r.provider();
+    long length = provider.mappedPayloadLength(spec).orElseThrow(
+        () -> new UnsupportedOperationException("variant " + provider.name() + " cannot be built in shards"));
+    FilterFile.write(out, spec, spec.hashStrategy(), length, payload -> provider.joinShards(spec, source, payload),
+        true);
+  }
+
+  /** @return the spec's shard count: its {@code shards} option, 1 without one */
+  private static int shardsOf(FilterSpec resolved) {
+    return resolved.option(FilterSpec.SHARDS).map(Integer::parseInt).orElse(1);
+  }
+
   /** @return the names of the installed variants, sorted */
   public static Set<String> variants() {
     return ProviderRegistry.variants();

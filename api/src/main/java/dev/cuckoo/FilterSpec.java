@@ -61,6 +61,12 @@ public final class FilterSpec {
   public static final String MAX_KICKS = "maxKicks";
   /** Key of the {@link Concurrency} mode: whether the filter may be shared between threads. */
   public static final String CONCURRENCY = "concurrency";
+  /**
+   * The option, of the variants that can be built in shards ({@link CuckooFilters#createShard}),
+   * of the number of shards S the table is split into: 1 (the default, left out of a resolved
+   * spec) for a table that is not.
+   */
+  public static final String SHARDS = "shards";
   /** Property that names the variant in {@link #fromProperties(Properties, String)}. */
   public static final String VARIANT_PROPERTY = "variant";
 

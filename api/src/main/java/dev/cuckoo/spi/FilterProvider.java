@@ -147,4 +147,39 @@ public interface FilterProvider {
   default dev.cuckoo.MappedFilter open(FilterSpec resolved, MappedPayload payload) throws IOException {
     throw new UnsupportedOperationException("variant " + name() + " cannot be mapped");
   }
+
+  /**
+   * Creates one empty shard of a filter whose spec has {@code shards=S} ({@link
+   * dev.cuckoo.FilterSpec#SHARDS}); {@link dev.cuckoo.CuckooFilters#createShard} calls it with
+   * an index it has checked. Variants that cannot be built in shards throw (the default).
+   *
+   * @param resolved a spec this provider resolved
+   * @param index the shard, in {@code [0, S)}
+   * @return the shard
+   * @throws UnsupportedOperationException if the variant cannot be built in shards
+   */
+  default dev.cuckoo.FilterShard createShard(FilterSpec resolved, int index) {
+    throw new UnsupportedOperationException("variant " + name() + " cannot be built in shards");
+  }
+
+  /**
+   * Writes the payload of the filter whose S shards {@code source} gives ({@link
+   * dev.cuckoo.FilterShard#writeTo}), exactly {@link #mappedPayloadLength} bytes: the payload
+   * {@code writeTo} of the same filter built whole would write, up to the placement of its
+   * fingerprints. It streams: it holds at most each shard's header and a fixed buffer, never a
+   * table. The default throws.
+   *
+   * @param resolved a spec this provider resolved, with {@code shards=S}
+   * @param source opens shard {@code i}'s bytes; may be asked for each shard twice
+   * @param out where to write the payload
+   * @throws dev.cuckoo.CorruptFilterException if a shard is missing, duplicated, of another spec
+   *     or damaged
+   * @throws IOException if the shards' stashes together overflow the filter's (the message
+   *     names a capacity that would do), or reading or writing fails
+   * @throws UnsupportedOperationException if the variant cannot be built in shards
+   */
+  default void joinShards(FilterSpec resolved, dev.cuckoo.CuckooFilters.ShardSource source, PayloadOutput out)
+      throws IOException {
+    throw new UnsupportedOperationException("variant " + name() + " cannot be built in shards");
+  }
 }

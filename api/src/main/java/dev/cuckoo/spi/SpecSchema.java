@@ -164,7 +164,10 @@ public final class SpecSchema {
     }
     for (Option option : options.values()) {
       String given = spec.options().get(option.name);
-      out.option(option.name, given == null ? option.defaultValue : option.canonical(given, variant));
+      String value = given == null ? option.defaultValue : option.canonical(given, variant);
+      if (!(option.omittedAtDefault && value.equals(option.defaultValue))) {
+        out.option(option.name, value);
+      }
     }
     return out.build();
   }
@@ -388,13 +391,16 @@ public final class SpecSchema {
     final long min;
     final long max;
     final List<String> choices; // null: a whole number in min..max
+    /** Left out of a resolved spec at its default, so that specs written before it stay as they were. */
+    final boolean omittedAtDefault;
 
-    Option(String name, String defaultValue, long min, long max, List<String> choices) {
+    Option(String name, String defaultValue, long min, long max, List<String> choices, boolean omittedAtDefault) {
       this.name = name;
       this.defaultValue = defaultValue;
       this.min = min;
       this.max = max;
       this.choices = choices;
+      this.omittedAtDefault = omittedAtDefault;
     }
 
     String canonical(String value, String variant) {
@@ -593,7 +599,20 @@ public final class SpecSchema {
     public Builder wholeOption(String name, long min, long max, long defaultValue) {
       require(min <= max && defaultValue >= min && defaultValue <= max,
           name + " " + min + ".." + max + " default " + defaultValue);
-      return addOption(new Option(name, Long.toString(defaultValue), min, max, null));
+      return addOption(new Option(name, Long.toString(defaultValue), min, max, null, false));
+    }
+
+    /**
+     * Declares the option {@link FilterSpec#SHARDS}: the number of shards the table is split
+     * into, 1..{@code max}, default 1. A resolved spec names it only above 1, so that the config
+     * strings, and so the files, of filters that are not sharded stay as they were.
+     *
+     * @param max the most shards, at least 1
+     * @return this builder
+     */
+    public Builder shards(int max) {
+      require(max >= 1, FilterSpec.SHARDS + " 1.." + max);
+      return addOption(new Option(FilterSpec.SHARDS, "1", 1, max, null, true));
     }
 
     /**
@@ -607,7 +626,7 @@ public final class SpecSchema {
     public Builder choiceOption(String name, String defaultValue, String... allowed) {
       List<String> choices = List.of(allowed);
       require(choices.contains(defaultValue), name + " " + choices + " default " + defaultValue);
-      return addOption(new Option(name, defaultValue, 0, 0, choices));
+      return addOption(new Option(name, defaultValue, 0, 0, choices, false));
     }
 
     private Builder addOption(Option option) {

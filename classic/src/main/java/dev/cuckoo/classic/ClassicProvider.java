@@ -3,13 +3,17 @@ package dev.cuckoo.classic;
 import com.google.auto.service.AutoService;
 import dev.cuckoo.Concurrency;
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.ShardedTable;
 import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
+import dev.cuckoo.spi.PayloadOutput;
 import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
 import java.util.OptionalLong;
@@ -24,8 +28,12 @@ import java.util.OptionalLong;
  * the smallest {@code f} with {@code 2b/2^f <= targetFpp}), {@code bucketSize} 1, 2, 4 or 8
  * (default 4), any installed {@code hash} (default {@code xxh3}) with its {@code seed}, and
  * {@code maxKicks} 0..100000 (default 2000), and {@code concurrency} {@code none} (default),
- * {@code striped} or {@code threadsafe} (which is {@code striped} here). Every shape is
- * supported; 8- and 16-bit fingerprints in buckets of 4 take a faster path.
+ * {@code striped} or {@code threadsafe} (which is {@code striped} here), and {@code shards}
+ * 1..2^20 (default 1): a table split into shards that keep both buckets of their keys, so that
+ * shards can be built apart and joined ({@link dev.cuckoo.CuckooFilters#createShard}), each sized
+ * with slack for its share of the keys (the guide's file-format chapter). Every shape is
+ * supported; 8- and 16-bit fingerprints in buckets of 4 take a faster path (a sharded table
+ * takes the generic one).
  *
  * <p>What a filter promises beyond {@link CuckooFilter}:
  * <ul>
@@ -73,6 +81,7 @@ public final class ClassicProvider implements FilterProvider {
           .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
           .defaultHash("xxh3")
           .threadSafeMode(Concurrency.STRIPED)
+          .shards(CuckooSizing.MAX_SHARDS)
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */
@@ -121,6 +130,12 @@ public final class ClassicProvider implements FilterProvider {
               + FilterSpec.BUCKET_SIZE + "=" + slots + " (the table is one array of at most "
               + BucketTable.MAX_WORDS + " longs)");
     }
+    int shards = ShardedTable.shardsOf(resolved);
+    if (shards > 1 && ClassicFilter.tableBytes(resolved) > BucketTable.MAX_WORDS * Long.BYTES) {
+      throw ConfigValues.outOfRange(FilterSpec.SHARDS, shards, NAME, "1.." + CuckooSizing.MAX_SHARDS + ", but capacity="
+          + capacity + " in " + shards + " shards, each sized with slack, takes more than one array of "
+          + BucketTable.MAX_WORDS + " longs; use fewer shards or a smaller capacity");
+    }
     return resolved;
   }
 
@@ -165,6 +180,18 @@ public final class ClassicProvider implements FilterProvider {
   @Override
   public CuckooFilter create(FilterSpec resolved) {
     return ClassicFilter.of(resolved);
+  }
+
+  /** {@inheritDoc} Every shape can be built in shards. */
+  @Override
+  public FilterShard createShard(FilterSpec resolved, int index) {
+    return ClassicFilter.shard(resolved, index);
+  }
+
+  @Override
+  public void joinShards(FilterSpec resolved, CuckooFilters.ShardSource source, PayloadOutput out)
+      throws IOException {
+    ClassicPayload.join(resolved, source, out);
   }
 
   /** Reads the payload {@link ClassicPayload} describes. */

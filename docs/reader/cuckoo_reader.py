@@ -70,6 +70,7 @@ class ClassicFile:
         self.bits = int(params["fingerprintBits"])
         self.slots = int(params["bucketSize"])
         self.hash = hash_function(params["hash"], int(params.get("seed", "0")) & MASK)
+        self.shards = int(params.get("shards", "1"))
         layout = struct.unpack_from(">I", data, at)[0]
         if layout == 3:
             self.m, self.items, words = struct.unpack_from(">QQQ", data, at + 8)
@@ -98,12 +99,17 @@ class ClassicFile:
         i1 = ((h >> 1) * (2 * self.m)) >> 64
         w = min(self.bits + 8, 32)
         fp = (((h & ((1 << w) - 1)) * ((1 << self.bits) - 1)) >> w) + 1
+        # With shards=S, both buckets lie in the key's shard of m_s = m / S buckets: the alternate
+        # is that of a table of m_s buckets, within the shard. With S = 1 the shard is the table.
+        ms = self.m // self.shards
+        base = (((h >> 1) * (2 * self.shards)) >> 64) * ms
         x = (fp * 0x9E3779B97F4A7C15) & MASK
         x = ((x ^ (x >> 32)) * 0xBF58476D1CE4E5B9) & MASK
-        off = (x * self.m) >> 64
-        if self.m % 2 == 0:
+        off = (x * ms) >> 64
+        if ms % 2 == 0:
             off |= 1
-        i2 = off - i1 if off >= i1 else off - i1 + self.m
+        local = i1 - base
+        i2 = base + (off - local if off >= local else off - local + ms)
         return i1, i2, fp
 
     def might_contain(self, key):

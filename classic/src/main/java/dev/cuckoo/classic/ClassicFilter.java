@@ -3,11 +3,14 @@ package dev.cuckoo.classic;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.CuckooTable;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.FingerprintStore;
 import dev.cuckoo.engine.MappedTable;
+import dev.cuckoo.engine.ShardedTable;
 import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.engine.TableShard;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 
@@ -20,7 +23,7 @@ import java.io.IOException;
  */
 abstract sealed class ClassicFilter extends TableFilter
     permits ClassicFilter.OfByteBuckets, ClassicFilter.OfShortBuckets, ClassicFilter.OfPackedBuckets,
-        ClassicFilter.Striped, ClassicFilter.Mapped {
+        ClassicFilter.Striped, ClassicFilter.Mapped, ClassicFilter.Sharded {
 
   /*
    * Fan et al. [1], section 3: a key's hash gives its first bucket i1 and an f-bit fingerprint;
@@ -70,7 +73,24 @@ abstract sealed class ClassicFilter extends TableFilter
 
   static long newBucketCount(FilterSpec spec) {
     return CuckooSizing.bucketCountForNewTable(spec.capacity().getAsLong(), spec.bucketSize().getAsInt(),
-        spec.fingerprintBits().getAsInt(), ClassicProvider.MAX_BITS);
+        spec.fingerprintBits().getAsInt(), ClassicProvider.MAX_BITS, ShardedTable.shardsOf(spec));
+  }
+
+  /**
+   * Creates one empty shard of a sharded filter: a table of one shard's buckets.
+   *
+   * @param spec the resolved spec, with {@code shards=S}
+   * @param index the shard, in {@code [0, S)}
+   * @return the shard
+   */
+  static TableShard shard(FilterSpec spec, int index) {
+    int slots = spec.bucketSize().getAsInt();
+    int bits = spec.fingerprintBits().getAsInt();
+    int shards = ShardedTable.shardsOf(spec);
+    long shardBuckets = newBucketCount(spec) / shards;
+    BucketTable table = BucketTable.create(shardBuckets, slots, bits);
+    return new TableShard(spec, ShardedTable.shard(table, shards, index, bits, table.tableBytes()),
+        BucketTable.payloadWords(shardBuckets, slots, bits), table::writePayloadWords);
   }
 
   /**
@@ -84,6 +104,11 @@ abstract sealed class ClassicFilter extends TableFilter
    */
   static ClassicFilter of(FilterSpec spec, BucketTable table, FingerprintStash stash, long size) {
     long bucketBits = (long) table.slots * table.bits;
+    int shards = ShardedTable.shardsOf(spec);
+    if (shards > 1) {
+      ShardedTable sharded = ShardedTable.whole(table, shards, table.bits, table.tableBytes());
+      return new Sharded(spec, table, stash, FingerprintStore.create(spec, sharded, stash, bucketBits, size));
+    }
     FingerprintStore store = FingerprintStore.create(spec, table, stash, bucketBits, size);
     if (FingerprintStore.isStriped(spec)) {
       return new Striped(spec, table, stash, store);
@@ -108,7 +133,9 @@ abstract sealed class ClassicFilter extends TableFilter
     int slots = spec.bucketSize().getAsInt();
     int bits = spec.fingerprintBits().getAsInt();
     MappedBucketTable table = new MappedBucketTable(contents.buckets(), slots, bits, contents.words());
-    FingerprintStore store = FingerprintStore.create(spec, table, contents.stash(), (long) slots * bits,
+    int shards = ShardedTable.shardsOf(spec);
+    CuckooTable placed = shards == 1 ? table : ShardedTable.whole(table, shards, bits, table.tableBytes());
+    FingerprintStore store = FingerprintStore.create(spec, placed, contents.stash(), (long) slots * bits,
         contents.items());
     return new Mapped(spec, table, contents.stash(), store, contents.file());
   }
@@ -143,7 +170,7 @@ abstract sealed class ClassicFilter extends TableFilter
 
   @Override
   protected void writePayload(PayloadOutput out) throws IOException {
-    ClassicPayload.write(out, spec().capacity().getAsLong(), table(), store.size(), stash);
+    ClassicPayload.write(out, spec(), table(), store.size(), stash);
   }
 
   /**
@@ -238,12 +265,13 @@ abstract sealed class ClassicFilter extends TableFilter
    */
   static final class Mapped extends ClassicFilter implements MappedFilter {
     private final MappedBucketTable table;
+    /** Whether lookups go through the store: when it is striped, or the table sharded. */
     private final boolean striped;
 
     Mapped(FilterSpec spec, MappedBucketTable table, FingerprintStash stash, FingerprintStore store, MappedTable file) {
       super(spec, stash, store, file);
       this.table = table;
-      this.striped = FingerprintStore.isStriped(spec);
+      this.striped = FingerprintStore.isStriped(spec) || ShardedTable.shardsOf(spec) > 1;
     }
 
     @Override
@@ -271,6 +299,24 @@ abstract sealed class ClassicFilter extends TableFilter
     @Override
     public void verify() throws IOException {
       verifyFile(table.bucketCount * table.slots * table.bits, table.occupiedSlots());
+    }
+  }
+
+  /**
+   * Any shape split into shards ({@link ShardedTable}), with any concurrency: lookups through the
+   * store, whose table places keys by the sharded layout.
+   */
+  static final class Sharded extends ClassicFilter {
+    private final BucketTable table;
+
+    Sharded(FilterSpec spec, BucketTable table, FingerprintStash stash, FingerprintStore store) {
+      super(spec, stash, store);
+      this.table = table;
+    }
+
+    @Override
+    protected BucketTable table() {
+      return table;
     }
   }
 

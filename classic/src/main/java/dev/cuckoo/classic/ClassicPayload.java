@@ -1,9 +1,12 @@
 package dev.cuckoo.classic;
 
 import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.engine.FingerprintStash;
+import dev.cuckoo.engine.ShardedTable;
 import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.engine.TableShard;
 import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.PayloadOutput;
@@ -26,12 +29,19 @@ final class ClassicPayload {
     return TablePayload.length(BucketTable.payloadWords(table.bucketCount, table.slots, table.bits), stash);
   }
 
-  /** Writes the payload of a filter of this capacity holding {@code items} in this table and stash. */
-  static void write(PayloadOutput out, long capacity, BucketTable table, long items, FingerprintStash stash)
+  /** Writes the payload of a filter of this spec holding {@code items} in this table and stash. */
+  static void write(PayloadOutput out, FilterSpec spec, BucketTable table, long items, FingerprintStash stash)
       throws IOException {
     long words = BucketTable.payloadWords(table.bucketCount, table.slots, table.bits);
-    TablePayload.write(out, capacity, table.slots, table.bits, table.bucketCount, items, words,
-        table::writePayloadWords, stash);
+    TablePayload.write(out, spec.capacity().getAsLong(), table.slots, table.bits, ShardedTable.shardsOf(spec),
+        table.bucketCount, items, words, table::writePayloadWords, stash);
+  }
+
+  /** Writes the payload of the filter whose shards {@code source} gives ({@link TableShard#join}). */
+  static void join(FilterSpec spec, CuckooFilters.ShardSource source, PayloadOutput out) throws IOException {
+    long buckets = ClassicFilter.newBucketCount(spec);
+    TableShard.join(spec, spec.bucketSize().getAsInt(), spec.fingerprintBits().getAsInt(), ShardedTable.shardsOf(spec),
+        buckets, payloadWords(spec, buckets), source, out);
   }
 
   /**
@@ -48,7 +58,7 @@ final class ClassicPayload {
     int slots = spec.bucketSize().getAsInt();
     int bits = spec.fingerprintBits().getAsInt();
     TablePayload.Contents contents = TablePayload.read(in, ClassicProvider.NAME, spec.capacity().getAsLong(), slots,
-        bits, m -> BucketTable.payloadWords(m, slots, bits), m -> BucketTable.allocatedWords(m, slots, bits));
+        bits, ShardedTable.shardsOf(spec), m -> BucketTable.payloadWords(m, slots, bits), m -> BucketTable.allocatedWords(m, slots, bits));
     BucketTable table = BucketTable.wrap(contents.buckets(), slots, bits, contents.words());
     if (!table.tailIsClear()) {
       throw new CorruptFilterException(ClassicProvider.NAME + " payload has bits set after the last slot of its table");
@@ -70,7 +80,8 @@ final class ClassicPayload {
   static ClassicFilter.Mapped create(FilterSpec spec, MappedPayload payload) throws IOException {
     long buckets = ClassicFilter.newBucketCount(spec);
     return ClassicFilter.mapped(spec, TablePayload.create(payload, ClassicProvider.NAME, spec.capacity().getAsLong(),
-        spec.bucketSize().getAsInt(), spec.fingerprintBits().getAsInt(), buckets, payloadWords(spec, buckets)));
+        spec.bucketSize().getAsInt(), spec.fingerprintBits().getAsInt(), ShardedTable.shardsOf(spec), buckets,
+        payloadWords(spec, buckets)));
   }
 
   /**
@@ -82,6 +93,6 @@ final class ClassicPayload {
     int slots = spec.bucketSize().getAsInt();
     int bits = spec.fingerprintBits().getAsInt();
     return ClassicFilter.mapped(spec, TablePayload.open(payload, ClassicProvider.NAME, spec.capacity().getAsLong(),
-        slots, bits, m -> BucketTable.payloadWords(m, slots, bits)));
+        slots, bits, ShardedTable.shardsOf(spec), m -> BucketTable.payloadWords(m, slots, bits)));
   }
 }

@@ -10,7 +10,7 @@ import java.util.List;
  * The contract test kit over the fingerprint widths that take different code (4, 7, 8, 12, 13, 16,
  * 24, 32: the fast paths, byte-aligned and odd widths, lanes that cross words) and every bucket
  * size, plus a few configs that vary the hash, seed, maxKicks and targetFpp, and a few with
- * {@code concurrency=striped}.
+ * {@code concurrency=striped}, and a few split into shards.
  */
 class ClassicContractTest extends CuckooFilterContractTest {
   private static final int[] WIDTHS = {4, 7, 8, 12, 13, 16, 24, 32};
@@ -51,6 +51,11 @@ class ClassicContractTest extends CuckooFilterContractTest {
     configs.add("classic?capacity=2998&fingerprintBits=13&bucketSize=2&concurrency=striped");
     configs.add("classic?capacity=1500&fingerprintBits=4&bucketSize=1&concurrency=striped");
     configs.add("classic?capacity=5000&fingerprintBits=12&bucketSize=8&maxKicks=20&concurrency=striped");
+    // Sharded tables (shards=S): keys and their alternates within a shard, a power of two of
+    // shards and an odd count, a fast-path width and a packed one, striped too.
+    configs.add("classic?capacity=6000&fingerprintBits=16&shards=4");
+    configs.add("classic?capacity=4499&fingerprintBits=13&bucketSize=2&shards=7");
+    configs.add("classic?capacity=5000&fingerprintBits=8&shards=7&concurrency=striped");
     return configs;
   }
 }

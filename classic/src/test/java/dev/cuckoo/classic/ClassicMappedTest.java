@@ -17,6 +17,8 @@ class ClassicMappedTest extends MappedFilterContractTest {
       }
     }
     shapes.add("classic?fingerprintBits=12&concurrency=striped");
+    shapes.add("classic?fingerprintBits=16&shards=4");
+    shapes.add("classic?fingerprintBits=13&bucketSize=2&shards=7");
     return shapes;
   }
 }

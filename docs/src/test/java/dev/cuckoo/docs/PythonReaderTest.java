@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every lookup as the library does on files the library writes: so the guide's description of
  * how a key becomes two buckets and a fingerprint cannot drift from the code. Skipped where no
  * {@code python3} is installed. The files use {@code murmur64a}, which the reader implements with
- * the standard library.
+ * the standard library. Sharded files ({@code shards=S}) are among them.
  */
 class PythonReaderTest {
   @TempDir
@@ -46,6 +46,9 @@ class PythonReaderTest {
       "classic?capacity=1000&fingerprintBits=16&bucketSize=4&hash=murmur64a",
       "classic?capacity=999&fingerprintBits=5&bucketSize=2&hash=murmur64a&seed=-3",
       "classic?capacity=500&fingerprintBits=32&bucketSize=8&hash=murmur64a",
+      // Sharded tables: both buckets of a key within its shard.
+      "classic?capacity=3000&fingerprintBits=12&bucketSize=4&hash=murmur64a&shards=4",
+      "classic?capacity=2000&fingerprintBits=8&bucketSize=2&hash=murmur64a&seed=5&shards=7",
     };
     for (String shape : shapes) {
       CuckooFilter f = CuckooFilters.create(shape);

@@ -1,7 +1,6 @@
 package dev.cuckoo.engine;
 
 import dev.cuckoo.CorruptFilterException;
-import dev.cuckoo.spi.PayloadInput;
 import java.io.DataOutput;
 import java.io.IOException;
 
@@ -296,7 +295,7 @@ public final class FingerprintStash {
    * @throws IOException if reading fails
    */
   public static FingerprintStash read(
-      PayloadInput in, int slots, long bucketCount, int fingerprintBits, String variant) throws IOException {
+      java.io.DataInput in, int slots, long bucketCount, int fingerprintBits, String variant) throws IOException {
     FingerprintStash stash = new FingerprintStash(slots);
     int stashed = in.readInt();
     if (stashed < 0 || stashed > slots) {

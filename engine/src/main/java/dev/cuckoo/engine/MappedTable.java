@@ -24,6 +24,7 @@ public final class MappedTable {
   private final long capacity;
   private final int slots;
   private final int fingerprintBits;
+  private final int shards;
   private final long buckets;
   private final long tableWords;
   private final MappedWords words;
@@ -31,13 +32,14 @@ public final class MappedTable {
   private boolean changing;
   private boolean closed;
 
-  MappedTable(MappedPayload payload, String variant, long capacity, int slots, int fingerprintBits, long buckets,
-      long tableWords, MappedWords words, boolean changing) {
+  MappedTable(MappedPayload payload, String variant, long capacity, int slots, int fingerprintBits, int shards,
+      long buckets, long tableWords, MappedWords words, boolean changing) {
     this.payload = payload;
     this.variant = variant;
     this.capacity = capacity;
     this.slots = slots;
     this.fingerprintBits = fingerprintBits;
+    this.shards = shards;
     this.buckets = buckets;
     this.tableWords = tableWords;
     this.words = words;
@@ -98,8 +100,8 @@ public final class MappedTable {
       return;
     }
     words.force();
-    payload.write(0, ByteBuffer.wrap(TablePayload.state(capacity, slots, fingerprintBits, buckets, items, tableWords,
-        stash)));
+    payload.write(0, ByteBuffer.wrap(TablePayload.state(capacity, slots, fingerprintBits, shards, buckets, items,
+        tableWords, stash)));
     payload.seal();
     changing = false;
   }

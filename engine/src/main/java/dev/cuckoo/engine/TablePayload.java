@@ -98,6 +98,7 @@ public final class TablePayload {
    * @param capacity the spec's capacity
    * @param slots the slots per bucket
    * @param fingerprintBits the fingerprint width
+   * @param shards the shards the table is split into ({@link ShardedTable}), 1 if it is not
    * @param buckets the table's bucket count
    * @param items the items in the table and the stash
    * @param tableWords W, the table's longs
@@ -106,9 +107,9 @@ public final class TablePayload {
    * @throws IOException if writing fails
    * @throws IllegalStateException if neither layout's sizing gives that bucket count
    */
-  public static void write(PayloadOutput out, long capacity, int slots, int fingerprintBits, long buckets, long items,
-      long tableWords, Words words, FingerprintStash stash) throws IOException {
-    out.write(state(capacity, slots, fingerprintBits, buckets, items, tableWords, stash));
+  public static void write(PayloadOutput out, long capacity, int slots, int fingerprintBits, int shards, long buckets,
+      long items, long tableWords, Words words, FingerprintStash stash) throws IOException {
+    out.write(state(capacity, slots, fingerprintBits, shards, buckets, items, tableWords, stash));
     words.writeTo(out);
   }
 
@@ -117,12 +118,12 @@ public final class TablePayload {
    *
    * @throws IllegalStateException if neither sizing gives that bucket count
    */
-  static byte[] state(long capacity, int slots, int fingerprintBits, long buckets, long items, long tableWords,
-      FingerprintStash stash) throws IOException {
+  static byte[] state(long capacity, int slots, int fingerprintBits, int shards, long buckets, long items,
+      long tableWords, FingerprintStash stash) throws IOException {
     int sizing;
-    if (buckets == CuckooSizing.bucketCount(capacity, slots, fingerprintBits)) {
+    if (buckets == CuckooSizing.bucketCount(capacity, slots, fingerprintBits, shards)) {
       sizing = LAYOUT;
-    } else if (buckets == CuckooSizing.legacyBucketCount(capacity, slots, fingerprintBits)) {
+    } else if (shards == 1 && buckets == CuckooSizing.legacyBucketCount(capacity, slots, fingerprintBits)) {
       sizing = LEGACY_LAYOUT;
     } else {
       throw new IllegalStateException("a table of " + buckets + " buckets is not the size of capacity " + capacity
@@ -160,6 +161,7 @@ public final class TablePayload {
    * @param capacity the spec's capacity
    * @param slots the slots per bucket
    * @param fingerprintBits the fingerprint width
+   * @param shards the spec's shards, 1 for a table that is not sharded
    * @param payloadWords W, the longs the variant's table takes in the payload, for a bucket count
    * @param arrayWords the length of the array to read such a table into (W and any padding)
    * @return what the payload holds
@@ -168,8 +170,8 @@ public final class TablePayload {
    * @throws IOException if reading fails
    */
   public static Contents read(PayloadInput in, String variant, long capacity, int slots, int fingerprintBits,
-      LongUnaryOperator payloadWords, LongUnaryOperator arrayWords) throws IOException {
-    Head head = head(in, variant, capacity, slots, fingerprintBits, payloadWords);
+      int shards, LongUnaryOperator payloadWords, LongUnaryOperator arrayWords) throws IOException {
+    Head head = head(in, variant, capacity, slots, fingerprintBits, shards, payloadWords);
     long words = head.tableWords();
     long[] table;
     FingerprintStash stash;
@@ -197,7 +199,7 @@ public final class TablePayload {
   private record Head(int layout, long buckets, long items, long tableWords) {}
 
   private static Head head(PayloadInput in, String variant, long capacity, int slots, int fingerprintBits,
-      LongUnaryOperator payloadWords) throws IOException {
+      int shards, LongUnaryOperator payloadWords) throws IOException {
     int layout = in.readInt();
     if (layout != LAYOUT && layout != LEGACY_LAYOUT && layout != ALIGNED_LAYOUT) {
       throw new CorruptFilterException(variant + " payload layout " + layout
@@ -206,12 +208,13 @@ public final class TablePayload {
     int sizing = layout == ALIGNED_LAYOUT ? in.readInt() : layout;
     long buckets;
     if (sizing == LAYOUT) {
-      buckets = CuckooSizing.bucketCount(capacity, slots, fingerprintBits);
-    } else if (sizing == LEGACY_LAYOUT) {
+      buckets = CuckooSizing.bucketCount(capacity, slots, fingerprintBits, shards);
+    } else if (sizing == LEGACY_LAYOUT && shards == 1) {
       buckets = CuckooSizing.legacyBucketCount(capacity, slots, fingerprintBits);
     } else {
       throw new CorruptFilterException(variant + " payload sizing " + sizing
-          + " is unknown: " + LEGACY_LAYOUT + " (0.1.0's) or " + LAYOUT);
+          + " is unknown" + (shards == 1 ? "" : " for a table of " + shards + " shards") + ": "
+          + (shards == 1 ? LEGACY_LAYOUT + " (0.1.0's) or " : "") + LAYOUT);
     }
     long declaredBuckets = in.readLong();
     if (declaredBuckets != buckets) {
@@ -243,19 +246,20 @@ public final class TablePayload {
    * @param capacity the spec's capacity
    * @param slots the slots per bucket
    * @param fingerprintBits the fingerprint width
+   * @param shards the spec's shards, 1 for a table that is not sharded
    * @param payloadWords W, the longs the variant's table takes, for a bucket count
    * @return the fields, the stash and the mapped table
    * @throws CorruptFilterException if a field is out of range or disagrees with the shape
    * @throws IOException if reading or mapping fails
    */
   public static MappedContents open(MappedPayload payload, String variant, long capacity, int slots,
-      int fingerprintBits, LongUnaryOperator payloadWords) throws IOException {
+      int fingerprintBits, int shards, LongUnaryOperator payloadWords) throws IOException {
     if (payload.length() < STATE_BYTES) {
       throw new CorruptFilterException(variant + " payload of " + payload.length() + " bytes is shorter than its"
           + " first page");
     }
     PayloadInput in = payload.read(0, STATE_BYTES);
-    Head head = head(in, variant, capacity, slots, fingerprintBits, payloadWords);
+    Head head = head(in, variant, capacity, slots, fingerprintBits, shards, payloadWords);
     if (head.layout() != ALIGNED_LAYOUT) {
       throw new CorruptFilterException(variant + " payload layout " + head.layout() + " in a version 3 file");
     }
@@ -266,7 +270,7 @@ public final class TablePayload {
     FingerprintStash stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits,
         variant);
     MappedWords words = MappedWords.map(payload, STATE_BYTES, head.tableWords());
-    MappedTable file = new MappedTable(payload, variant, capacity, slots, fingerprintBits, head.buckets(),
+    MappedTable file = new MappedTable(payload, variant, capacity, slots, fingerprintBits, shards, head.buckets(),
         head.tableWords(), words, false);
     return new MappedContents(head.buckets(), head.items(), words, stash, file);
   }
@@ -279,18 +283,20 @@ public final class TablePayload {
    * @param capacity the spec's capacity
    * @param slots the slots per bucket
    * @param fingerprintBits the fingerprint width
+   * @param shards the spec's shards, 1 for a table that is not sharded
    * @param buckets the new table's bucket count
    * @param tableWords W, its longs
    * @return the empty fields and stash, and the mapped table
    * @throws IOException if writing or mapping fails
    */
   public static MappedContents create(MappedPayload payload, String variant, long capacity, int slots,
-      int fingerprintBits, long buckets, long tableWords) throws IOException {
+      int fingerprintBits, int shards, long buckets, long tableWords) throws IOException {
     FingerprintStash stash = new FingerprintStash(FingerprintStash.DEFAULT_SLOTS);
-    payload.write(0, java.nio.ByteBuffer.wrap(state(capacity, slots, fingerprintBits, buckets, 0, tableWords, stash)));
+    payload.write(0, java.nio.ByteBuffer.wrap(
+        state(capacity, slots, fingerprintBits, shards, buckets, 0, tableWords, stash)));
     MappedWords words = MappedWords.map(payload, STATE_BYTES, tableWords);
-    MappedTable file = new MappedTable(payload, variant, capacity, slots, fingerprintBits, buckets, tableWords, words,
-        true);
+    MappedTable file = new MappedTable(payload, variant, capacity, slots, fingerprintBits, shards, buckets, tableWords,
+        words, true);
     return new MappedContents(buckets, 0, words, stash, file);
   }
 

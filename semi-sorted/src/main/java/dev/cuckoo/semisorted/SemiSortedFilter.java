@@ -4,11 +4,14 @@ import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.CuckooTable;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.FingerprintStore;
 import dev.cuckoo.engine.MappedTable;
+import dev.cuckoo.engine.ShardedTable;
 import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.engine.TableShard;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 
@@ -21,7 +24,7 @@ import java.io.IOException;
  */
 abstract sealed class SemiSortedFilter extends TableFilter
     permits SemiSortedFilter.OfWidth16, SemiSortedFilter.OfAnyWidth, SemiSortedFilter.Striped,
-        SemiSortedFilter.Mapped {
+        SemiSortedFilter.Mapped, SemiSortedFilter.Sharded {
 
   /*
    * The cuckoo filter of Fan et al. [1], section 3, with the semi-sorted buckets of section 5.2
@@ -64,7 +67,25 @@ abstract sealed class SemiSortedFilter extends TableFilter
   }
 
   static long newBucketCount(FilterSpec spec) {
-    return CuckooSizing.bucketCount(spec.capacity().getAsLong(), SemiSortedTable.SLOTS, spec.fingerprintBits().getAsInt());
+    return CuckooSizing.bucketCount(spec.capacity().getAsLong(), SemiSortedTable.SLOTS, spec.fingerprintBits().getAsInt(),
+        ShardedTable.shardsOf(spec));
+  }
+
+  /**
+   * Creates one empty shard of a sharded filter: a table of one shard's buckets.
+   *
+   * @param spec the resolved spec, with {@code shards=S}
+   * @param index the shard, in {@code [0, S)}
+   * @return the shard
+   */
+  static TableShard shard(FilterSpec spec, int index) {
+    int bits = spec.fingerprintBits().getAsInt();
+    int shards = ShardedTable.shardsOf(spec);
+    long shardBuckets = newBucketCount(spec) / shards;
+    SemiSortedTable table = SemiSortedTable.create(shardBuckets, bits);
+    long words = SemiSortedTable.payloadWords(shardBuckets, bits);
+    return new TableShard(spec, ShardedTable.shard(table, shards, index, bits, table.tableBytes()), words,
+        o -> table.writePayloadWords(o, words));
   }
 
   /**
@@ -77,6 +98,11 @@ abstract sealed class SemiSortedFilter extends TableFilter
    * @return the filter
    */
   static SemiSortedFilter of(FilterSpec spec, SemiSortedTable table, FingerprintStash stash, long size) {
+    int shards = ShardedTable.shardsOf(spec);
+    if (shards > 1) {
+      ShardedTable sharded = ShardedTable.whole(table, shards, table.bits, table.tableBytes());
+      return new Sharded(spec, table, stash, FingerprintStore.create(spec, sharded, stash, table.bucketBits, size));
+    }
     FingerprintStore store = FingerprintStore.create(spec, table, stash, table.bucketBits, size);
     if (FingerprintStore.isStriped(spec)) {
       return new Striped(spec, table, stash, store);
@@ -97,7 +123,10 @@ abstract sealed class SemiSortedFilter extends TableFilter
   static Mapped mapped(FilterSpec spec, TablePayload.MappedContents contents) {
     MappedSemiSortedTable table = new MappedSemiSortedTable(contents.buckets(), spec.fingerprintBits().getAsInt(),
         contents.words());
-    FingerprintStore store = FingerprintStore.create(spec, table, contents.stash(), table.bucketBits, contents.items());
+    int shards = ShardedTable.shardsOf(spec);
+    CuckooTable placed = shards == 1 ? table : ShardedTable.whole(table, shards, table.bits, table.tableBytes());
+    FingerprintStore store = FingerprintStore.create(spec, placed, contents.stash(), table.bucketBits,
+        contents.items());
     return new Mapped(spec, table, contents.stash(), store, contents.file());
   }
 
@@ -134,7 +163,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
 
   @Override
   protected void writePayload(PayloadOutput out) throws IOException {
-    SemiSortedPayload.write(out, spec().capacity().getAsLong(), table(), store.size(), stash);
+    SemiSortedPayload.write(out, spec(), table(), store.size(), stash);
   }
 
   /** 16-bit fingerprints ({@link Width16Table}), without concurrency. */
@@ -183,13 +212,14 @@ abstract sealed class SemiSortedFilter extends TableFilter
    */
   static final class Mapped extends SemiSortedFilter implements MappedFilter {
     private final MappedSemiSortedTable table;
+    /** Whether lookups go through the store: when it is striped, or the table sharded. */
     private final boolean striped;
 
     Mapped(FilterSpec spec, MappedSemiSortedTable table, FingerprintStash stash, FingerprintStore store,
         MappedTable file) {
       super(spec, stash, store, file);
       this.table = table;
-      this.striped = FingerprintStore.isStriped(spec);
+      this.striped = FingerprintStore.isStriped(spec) || ShardedTable.shardsOf(spec) > 1;
     }
 
     @Override
@@ -216,6 +246,24 @@ abstract sealed class SemiSortedFilter extends TableFilter
               + " or its fingerprints are out of order");
         }
       }
+    }
+  }
+
+  /**
+   * Any width split into shards ({@link ShardedTable}), with any concurrency: lookups through the
+   * store, whose table places keys by the sharded layout.
+   */
+  static final class Sharded extends SemiSortedFilter {
+    private final SemiSortedTable table;
+
+    Sharded(FilterSpec spec, SemiSortedTable table, FingerprintStash stash, FingerprintStore store) {
+      super(spec, stash, store);
+      this.table = table;
+    }
+
+    @Override
+    protected SemiSortedTable table() {
+      return table;
     }
   }
 

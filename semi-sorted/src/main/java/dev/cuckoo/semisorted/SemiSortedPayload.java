@@ -1,9 +1,12 @@
 package dev.cuckoo.semisorted;
 
 import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.engine.FingerprintStash;
+import dev.cuckoo.engine.ShardedTable;
 import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.engine.TableShard;
 import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.PayloadOutput;
@@ -27,12 +30,20 @@ final class SemiSortedPayload {
     return TablePayload.length(SemiSortedTable.payloadWords(table.bucketCount, table.bits), stash);
   }
 
-  /** Writes the payload of a filter of this capacity holding {@code items} in this table and stash. */
-  static void write(PayloadOutput out, long capacity, SemiSortedTable table, long items, FingerprintStash stash)
+  /** Writes the payload of a filter of this spec holding {@code items} in this table and stash. */
+  static void write(PayloadOutput out, FilterSpec spec, SemiSortedTable table, long items, FingerprintStash stash)
       throws IOException {
     long words = SemiSortedTable.payloadWords(table.bucketCount, table.bits);
-    TablePayload.write(out, capacity, SemiSortedTable.SLOTS, table.bits, table.bucketCount, items, words,
-        o -> table.writePayloadWords(o, words), stash);
+    TablePayload.write(out, spec.capacity().getAsLong(), SemiSortedTable.SLOTS, table.bits,
+        ShardedTable.shardsOf(spec), table.bucketCount, items, words, o -> table.writePayloadWords(o, words), stash);
+  }
+
+  /** Writes the payload of the filter whose shards {@code source} gives ({@link TableShard#join}). */
+  static void join(FilterSpec spec, CuckooFilters.ShardSource source, PayloadOutput out) throws IOException {
+    int bits = spec.fingerprintBits().getAsInt();
+    long buckets = SemiSortedFilter.newBucketCount(spec);
+    TableShard.join(spec, SemiSortedTable.SLOTS, bits, ShardedTable.shardsOf(spec), buckets,
+        SemiSortedTable.payloadWords(buckets, bits), source, out);
   }
 
   /**
@@ -50,7 +61,7 @@ final class SemiSortedPayload {
     String name = SemiSortedProvider.NAME;
     int bits = spec.fingerprintBits().getAsInt();
     TablePayload.Contents contents = TablePayload.read(in, name, spec.capacity().getAsLong(), SemiSortedTable.SLOTS,
-        bits, m -> SemiSortedTable.payloadWords(m, bits), m -> SemiSortedTable.allocatedWords(m, bits));
+        bits, ShardedTable.shardsOf(spec), m -> SemiSortedTable.payloadWords(m, bits), m -> SemiSortedTable.allocatedWords(m, bits));
     long buckets = contents.buckets();
     SemiSortedTable table = SemiSortedTable.wrap(buckets, bits, contents.words());
     if (!table.tailIsClear()) {
@@ -78,7 +89,8 @@ final class SemiSortedPayload {
     int bits = spec.fingerprintBits().getAsInt();
     long buckets = SemiSortedFilter.newBucketCount(spec);
     return SemiSortedFilter.mapped(spec, TablePayload.create(payload, SemiSortedProvider.NAME,
-        spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits, buckets, SemiSortedTable.payloadWords(buckets, bits)));
+        spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits, ShardedTable.shardsOf(spec), buckets,
+        SemiSortedTable.payloadWords(buckets, bits)));
   }
 
   /**
@@ -89,6 +101,7 @@ final class SemiSortedPayload {
   static SemiSortedFilter.Mapped open(FilterSpec spec, MappedPayload payload) throws IOException {
     int bits = spec.fingerprintBits().getAsInt();
     return SemiSortedFilter.mapped(spec, TablePayload.open(payload, SemiSortedProvider.NAME,
-        spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits, m -> SemiSortedTable.payloadWords(m, bits)));
+        spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits, ShardedTable.shardsOf(spec),
+        m -> SemiSortedTable.payloadWords(m, bits)));
   }
 }

@@ -3,13 +3,17 @@ package dev.cuckoo.semisorted;
 import com.google.auto.service.AutoService;
 import dev.cuckoo.Concurrency;
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.ShardedTable;
 import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
+import dev.cuckoo.spi.PayloadOutput;
 import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
 import java.util.OptionalLong;
@@ -69,6 +73,7 @@ public final class SemiSortedProvider implements FilterProvider {
           .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
           .defaultHash("xxh3")
           .threadSafeMode(Concurrency.STRIPED)
+          .shards(CuckooSizing.MAX_SHARDS)
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */
@@ -120,6 +125,12 @@ public final class SemiSortedProvider implements FilterProvider {
           "1.." + max + " with " + FilterSpec.FINGERPRINT_BITS + "=" + bits
               + " (the table is one array of at most " + SemiSortedTable.MAX_WORDS + " longs)");
     }
+    int shards = ShardedTable.shardsOf(resolved);
+    if (shards > 1 && SemiSortedFilter.tableBytes(resolved) > SemiSortedTable.MAX_WORDS * Long.BYTES) {
+      throw ConfigValues.outOfRange(FilterSpec.SHARDS, shards, NAME, "1.." + CuckooSizing.MAX_SHARDS + ", but capacity="
+          + capacity + " in " + shards + " shards, each sized with slack, takes more than one array of "
+          + SemiSortedTable.MAX_WORDS + " longs; use fewer shards or a smaller capacity");
+    }
     return resolved;
   }
 
@@ -144,6 +155,18 @@ public final class SemiSortedProvider implements FilterProvider {
   @Override
   public CuckooFilter create(FilterSpec resolved) {
     return SemiSortedFilter.of(resolved);
+  }
+
+  /** {@inheritDoc} Every width can be built in shards. */
+  @Override
+  public FilterShard createShard(FilterSpec resolved, int index) {
+    return SemiSortedFilter.shard(resolved, index);
+  }
+
+  @Override
+  public void joinShards(FilterSpec resolved, CuckooFilters.ShardSource source, PayloadOutput out)
+      throws IOException {
+    SemiSortedPayload.join(resolved, source, out);
   }
 
   /** Reads the payload {@link SemiSortedPayload} describes. */

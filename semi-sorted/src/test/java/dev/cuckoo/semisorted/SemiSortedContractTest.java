@@ -47,6 +47,10 @@ class SemiSortedContractTest extends CuckooFilterContractTest {
     configs.add("semi-sorted?capacity=2998&fingerprintBits=13&concurrency=striped");
     configs.add("semi-sorted?capacity=1500&fingerprintBits=5&concurrency=striped");
     configs.add("semi-sorted?capacity=4499&fingerprintBits=32&maxKicks=20&concurrency=striped");
+    // Sharded tables (shards=S): the headline width and an odd one, striped too.
+    configs.add("semi-sorted?capacity=6000&fingerprintBits=16&shards=4");
+    configs.add("semi-sorted?capacity=4499&fingerprintBits=13&shards=7");
+    configs.add("semi-sorted?capacity=2998&fingerprintBits=16&shards=7&concurrency=striped");
     return configs;
   }
 }

@@ -14,6 +14,8 @@ class SemiSortedMappedTest extends MappedFilterContractTest {
       shapes.add("semi-sorted?fingerprintBits=" + bits + "&hash=murmur64a");
     }
     shapes.add("semi-sorted?fingerprintBits=13&concurrency=striped");
+    shapes.add("semi-sorted?fingerprintBits=16&shards=4");
+    shapes.add("semi-sorted?fingerprintBits=13&shards=7");
     return shapes;
   }
 }

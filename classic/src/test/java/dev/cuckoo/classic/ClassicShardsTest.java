@@ -1,0 +1,52 @@
+package dev.cuckoo.classic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.ShardRouter;
+import dev.cuckoo.engine.PartialKeyHashing;
+import dev.cuckoo.testkit.ShardedFilterContractTest;
+import dev.cuckoo.testkit.TestSeed;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The sharded contract over the fast paths (8 and 16 bits in buckets of 4) and packed shapes. */
+class ClassicShardsTest extends ShardedFilterContractTest {
+  @Override
+  protected List<String> shapes() {
+    return List.of("classic?fingerprintBits=12", "classic?fingerprintBits=16", "classic?fingerprintBits=8",
+        "classic?fingerprintBits=13&bucketSize=2");
+  }
+
+  @Override
+  protected String stashFillingShape() {
+    return "classic?capacity=300&fingerprintBits=8&bucketSize=1&maxKicks=0";
+  }
+
+  /** The router in the API names the shard the engine's layout does. */
+  @Test
+  void theRoutersShardIsTheLayoutsShard() {
+    SplittableRandom r = TestSeed.random("router");
+    for (int shards : new int[] {1, 2, 7, 4096, 1 << 20}) {
+      ShardRouter router = CuckooFilters.keyHasher("classic?capacity=10000000&shards=" + shards);
+      assertEquals(shards, router.shards());
+      for (int i = 0; i < 10_000; i++) {
+        long h = i < 3 ? new long[] {0, -1, Long.MIN_VALUE}[i] : r.nextLong();
+        assertEquals(PartialKeyHashing.bucketIndex(h, shards), router.shardOf(h), "hash " + h + TestSeed.rerun());
+      }
+      byte[] key = {1, 2, 3};
+      assertEquals(CuckooFilters.hash("xxh3").hashBytes(key, 0, 3), router.hash(key));
+    }
+  }
+
+  @Test
+  void aShardedTableTooLargeForOneArrayIsRefusedNamingShards() {
+    long max = ClassicProvider.maxCapacity(4, 32);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.create("classic?fingerprintBits=32&capacity=" + max + "&shards=3"));
+    assertTrue(e.getMessage().contains("shards=3") && e.getMessage().contains("fewer shards"), e.getMessage());
+  }
+}

@@ -150,7 +150,7 @@ public final class CuckooSpark {
     Path target = new Path(path);
     FileSystem fs;
     try {
-      fs = target.getFileSystem(conf);
+      fs = HadoopPath.fileSystem(target, conf);
       if (fs.exists(target)) {
         if (fs.getFileStatus(target).isDirectory()) {
           throw new IllegalArgumentException("path " + path + " is a directory; give the path of a file");
@@ -167,7 +167,7 @@ public final class CuckooSpark {
     try {
       Path[] files = new Path[b.plan.shards];
       long[] keys = {0};
-      b.run(new HadoopDir(dir, conf), outcome -> {
+      b.run(new HadoopPath(dir, conf), outcome -> {
         files[outcome.index()] = new Path(outcome.file());
         keys[0] += outcome.keys();
       });
@@ -328,7 +328,7 @@ public final class CuckooSpark {
      * the sink on the driver as its task finishes; if any shard was refused keys, throws when
      * all are in, with the count of distinct keys.
      */
-    void run(HadoopDir target, OutcomeSink sink) {
+    void run(HadoopPath target, OutcomeSink sink) {
       ShardPlan p = plan;
       LongAccumulator n = nulls;
       JavaRDD<InternalRow> rows = keys.queryExecution().toRdd().toJavaRDD();

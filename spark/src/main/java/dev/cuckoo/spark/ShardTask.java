@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.TaskContext;
 import scala.Tuple2;
@@ -31,7 +30,7 @@ final class ShardTask {
   /**
    * @param target the directory to write the shard into, or null to return its bytes
    */
-  static ShardOutcome build(ShardPlan plan, Iterator<Tuple2<Integer, long[]>> chunks, HadoopDir target) {
+  static ShardOutcome build(ShardPlan plan, Iterator<Tuple2<Integer, long[]>> chunks, HadoopPath target) {
     int index = TaskContext.getPartitionId();
     long[] hashes = gather(chunks);
     Arrays.sort(hashes);
@@ -60,8 +59,7 @@ final class ShardTask {
       // One name per attempt: a retried or speculative attempt never writes over another's file;
       // the driver joins the files of the attempts whose results it got.
       Path file = target.child(String.format("shard-%07d.%d", index, TaskContext.get().taskAttemptId()));
-      FileSystem fs = file.getFileSystem(target.conf());
-      try (OutputStream out = fs.create(file, true)) {
+      try (OutputStream out = target.fileSystem().create(file, true)) {
         shard.writeTo(out);
       }
       return new ShardOutcome(index, keys, 0, null, file.toString());

@@ -214,6 +214,29 @@ public final class CuckooSpark {
   }
 
   /**
+   * A column that is true where {@code key} might be in the filter file at {@code path}, for
+   * {@code df.filter(...)} with a filter too big to broadcast (one {@link #write} wrote, say).
+   * Each executor maps the file once ({@link CuckooFilters#open}) and keeps it mapped for the
+   * life of its JVM; a file on a FileSystem other than the local one is copied to the
+   * executor's temporary directory first. The file must not change while the column is in use:
+   * an executor that finds another length or modification time there fails its task. A null
+   * key gives false.
+   *
+   * @param path a filter file of a variant that maps ({@code classic}, {@code semi-sorted}), on
+   *     a Hadoop FileSystem the session's {@code hadoopConfiguration} reaches
+   * @param key a column of a key type (see the class comment)
+   * @return a boolean column, never null
+   * @throws IllegalArgumentException if the file cannot be read on the driver
+   */
+  public static Column mightContain(String path, Column key) {
+    SparkSession spark = SparkSession.active();
+    MappedFilterFile file = MappedFilterFile.of(new HadoopPath(new Path(path),
+        spark.sparkContext().hadoopConfiguration()));
+    UDF1<Object, Boolean> lookup = value -> KeyColumn.mightContain(file.filter(), value);
+    return functions.udf(lookup, DataTypes.BooleanType).asNonNullable().apply(key);
+  }
+
+  /**
    * Takes a Dataset's keys back out of a filter: each distinct non-null key of the column is
    * removed once. Runs on the driver, where the filter is: the executors find the distinct keys
    * and encode them, and the driver pulls them one partition at a time ({@code toLocalIterator})

@@ -25,6 +25,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -146,6 +147,10 @@ class CuckooSparkBuildTest {
       assertFindsEvery(mapped, keys);
     }
     assertEquals(List.of(file), list(file.getParent()), "the temporary files are gone");
+
+    // Filtered by the file itself, which each executor maps: every row with a key is kept.
+    long kept = ds.filter(CuckooSpark.mightContain(file.toUri().toString(), functions.col("k"))).count();
+    assertEquals(ds.count() - nulls, kept);
   }
 
   @Test

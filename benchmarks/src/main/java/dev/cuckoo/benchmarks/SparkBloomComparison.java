@@ -62,8 +62,9 @@ public final class SparkBloomComparison {
     }
   }
 
-  /** The setting that caps Spark's Bloom filters. */
+  /** The settings that cap Spark's Bloom filters: their bits, and the items their shape is for. */
   static final String MAX_BLOOM_BITS = "spark.sql.optimizer.runtime.bloomFilter.maxNumBits";
+  static final String MAX_BLOOM_ITEMS = "spark.sql.optimizer.runtime.bloomFilter.maxNumItems";
   /** Builds of each contender in a measurement; the fastest is reported. */
   static final int BUILDS = 2;
   /** Filter passes of each contender in a measurement; the fastest is reported. */
@@ -91,9 +92,12 @@ public final class SparkBloomComparison {
   /** Runs every comparison, printing each line as it is measured; returns them all. */
   static List<Result> run(SparkSession spark, long n, int partitions, int builds, int passes, PrintStream out) {
     // Spark 4 builds df.stat().bloomFilter with the aggregate its optimizer injects, which caps the
-    // bit array at this setting (64M bits by default): past about 4.6M keys at 0.1% it would
-    // quietly give a smaller filter of a higher FPP than asked. Lifted, it builds what is asked.
+    // bit array (64M bits by default) and the item count it sizes the hash functions for (4M):
+    // past 4M keys it would quietly give a filter of another shape, of a higher FPP than asked
+    // (11% at 10M keys and 0.1% with both caps, 0.8% with the items' alone). Lifted, it builds
+    // what is asked.
     spark.conf().set(MAX_BLOOM_BITS, Long.toString(1L << 35));
+    spark.conf().set(MAX_BLOOM_ITEMS, Long.toString(1L << 40));
     List<Result> results = new ArrayList<>();
     for (String keys : new String[] {"long", "string"}) {
       Dataset<Row> data = keys(spark, keys, 0, n, partitions);
@@ -144,6 +148,10 @@ public final class SparkBloomComparison {
     if (bloom.bitSize() < BloomFilter.optimalNumOfBits(n, fpp)) {
       throw new IllegalStateException("Spark built a Bloom filter of " + bloom.bitSize() + " bits, fewer than the "
           + BloomFilter.optimalNumOfBits(n, fpp) + " asked for: check " + MAX_BLOOM_BITS);
+    }
+    if (bloom.expectedFpp() > 2 * fpp) {
+      throw new IllegalStateException("Spark built a Bloom filter whose expected FPP is " + bloom.expectedFpp()
+          + " for a target of " + fpp + ": check " + MAX_BLOOM_ITEMS);
     }
     Broadcast<BloomFilter> shared = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(bloom);
     UDF1<Object, Boolean> lookup = v -> v instanceof Long l ? shared.value().mightContainLong(l)

@@ -3,6 +3,8 @@ package dev.cuckoo.spark;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -102,11 +104,12 @@ public final class CuckooSpark {
         files[outcome.index()] = file;
       });
       java.nio.file.Path joined = dir.resolve("joined");
-      try (OutputStream out = Files.newOutputStream(joined)) {
-        CuckooFilters.joinShards(b.plan.config, b.plan.shards, i -> Files.newInputStream(files[i]), out);
+      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(joined))) {
+        CuckooFilters.joinShards(b.plan.config, b.plan.shards,
+            i -> new BufferedInputStream(Files.newInputStream(files[i])), out);
       }
       CuckooFilter filter;
-      try (InputStream in = Files.newInputStream(joined)) {
+      try (InputStream in = new BufferedInputStream(Files.newInputStream(joined))) {
         filter = CuckooFilters.read(in);
       }
       LOG.info("cuckoo build of column '{}': {} distinct keys in {} shards, {} null keys skipped ({})", column,

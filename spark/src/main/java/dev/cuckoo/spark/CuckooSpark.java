@@ -122,7 +122,15 @@ public final class CuckooSpark {
     }
   }
 
-  /** As {@link #write(Dataset, String, String, String, boolean)}, refusing a path that exists. */
+  /**
+   * As {@link #write(Dataset, String, String, String, boolean)}, refusing a path that exists.
+   *
+   * @param ds the data
+   * @param column the key column's name
+   * @param config the filter's config string; without {@code capacity}, the count of non-null rows
+   * @param path where to write the filter file, which must not exist
+   * @return what was written
+   */
   public static WrittenFilter write(Dataset<?> ds, String column, String config, String path) {
     return write(ds, column, config, path, false);
   }

@@ -235,9 +235,10 @@ public final class CuckooFilters {
    * @param out where to write the file; flushed, not closed
    * @throws IllegalArgumentException if the config is bad or {@code shards} is not its S
    * @throws CorruptFilterException if a shard is missing or duplicated (its header names another
-   *     index), of another spec, damaged (its checksums fail), or if the shards' stashes
-   *     together overflow the filter's stash (the message says what capacity would do)
-   * @throws IOException if reading or writing fails
+   *     index), of another spec, or damaged (its checksums fail)
+   * @throws IOException if the shards' stashes together overflow the filter's stash (the message
+   *     says what capacity would do), or reading or writing fails (a source that cannot open a
+   *     shard)
    * @throws UnsupportedOperationException if the variant cannot be built in shards
    */
   public static void joinShards(String config, int shards, ShardSource source, java.io.OutputStream out)

@@ -172,9 +172,10 @@ public interface FilterProvider {
    * @param resolved a spec this provider resolved, with {@code shards=S}
    * @param source opens shard {@code i}'s bytes; may be asked for each shard twice
    * @param out where to write the payload
-   * @throws dev.cuckoo.CorruptFilterException if a shard is missing, duplicated, of another spec,
-   *     damaged, or the shards' stashes together overflow the filter's
-   * @throws IOException if reading or writing fails
+   * @throws dev.cuckoo.CorruptFilterException if a shard is missing, duplicated, of another spec
+   *     or damaged
+   * @throws IOException if the shards' stashes together overflow the filter's (the message
+   *     names a capacity that would do), or reading or writing fails
    * @throws UnsupportedOperationException if the variant cannot be built in shards
    */
   default void joinShards(FilterSpec resolved, dev.cuckoo.CuckooFilters.ShardSource source, PayloadOutput out)

@@ -28,8 +28,12 @@ import java.util.OptionalLong;
  * the smallest {@code f} with {@code 2b/2^f <= targetFpp}), {@code bucketSize} 1, 2, 4 or 8
  * (default 4), any installed {@code hash} (default {@code xxh3}) with its {@code seed}, and
  * {@code maxKicks} 0..100000 (default 2000), and {@code concurrency} {@code none} (default),
- * {@code striped} or {@code threadsafe} (which is {@code striped} here). Every shape is
- * supported; 8- and 16-bit fingerprints in buckets of 4 take a faster path.
+ * {@code striped} or {@code threadsafe} (which is {@code striped} here), and {@code shards}
+ * 1..2^20 (default 1): a table split into shards that keep both buckets of their keys, so that
+ * shards can be built apart and joined ({@link dev.cuckoo.CuckooFilters#createShard}), each sized
+ * with slack for its share of the keys (the guide's file-format chapter). Every shape is
+ * supported; 8- and 16-bit fingerprints in buckets of 4 take a faster path (a sharded table
+ * takes the generic one).
  *
  * <p>What a filter promises beyond {@link CuckooFilter}:
  * <ul>

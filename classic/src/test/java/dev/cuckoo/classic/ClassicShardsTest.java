@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.ShardRouter;
+import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.engine.PartialKeyHashing;
 import dev.cuckoo.testkit.ShardedFilterContractTest;
 import dev.cuckoo.testkit.TestSeed;
@@ -48,5 +50,27 @@ class ClassicShardsTest extends ShardedFilterContractTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CuckooFilters.create("classic?fingerprintBits=32&capacity=" + max + "&shards=3"));
     assertTrue(e.getMessage().contains("shards=3") && e.getMessage().contains("fewer shards"), e.getMessage());
+  }
+
+  /** A fingerprint means something only at its bucket, and shards move the alternate: no merge across. */
+  @Test
+  void filtersOfAnotherShardCountDoNotMergeEvenWithAsManyBuckets() {
+    long buckets = CuckooSizing.bucketCount(100_000, 4, 12, 4);
+    long capacity = (long) (buckets * 4 * CuckooSizing.designLoad(4));
+    while (CuckooSizing.bucketCount(capacity, 4, 12) < buckets) {
+      capacity++;
+    }
+    while (CuckooSizing.bucketCount(capacity, 4, 12) > buckets) {
+      capacity--;
+    }
+    assertEquals(buckets, CuckooSizing.bucketCount(capacity, 4, 12));
+    CuckooFilter plain = CuckooFilters.create("classic?capacity=" + capacity);
+    CuckooFilter sharded = CuckooFilters.create("classic?capacity=100000&shards=4");
+    for (int k = 0; k < 1000; k++) {
+      sharded.add("key-" + k);
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> plain.addAll(sharded));
+    assertTrue(e.getMessage().contains("shards"), e.getMessage());
+    assertEquals(0, plain.size());
   }
 }

@@ -200,8 +200,8 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   /**
    * {@inheritDoc} A table's entries mean something only at their buckets, so the two tables
    * must be of one class with as many buckets of as many slots, and the fingerprints of one
-   * width (the specs equal but for {@code concurrency}, and {@code capacity} where it gives the
-   * same bucket count). Every entry of the other's table and stash moves in at its bucket
+   * width, split into as many shards (the specs equal but for {@code concurrency}, and {@code
+   * capacity} where it gives the same bucket count). Every entry of the other's table and stash moves in at its bucket
    * through {@link FingerprintStore#addEntry}: into a bucket of its two, along a kick path, or
    * into the stash, as an add would place it. The other filter is read under {@link
    * FingerprintStore#whileUnchanged}, so a striped one holds still (do not merge two filters
@@ -214,13 +214,15 @@ public abstract class TableFilter extends AbstractCuckooFilter {
     }
     CuckooTable mine = table();
     CuckooTable theirs = that.table();
+    int shards = ShardedTable.shardsOf(spec());
     if (mine.getClass() != theirs.getClass() || mine.bucketCount() != theirs.bucketCount()
         || mine.slotsPerBucket() != theirs.slotsPerBucket()
-        || !spec().fingerprintBits().equals(that.spec().fingerprintBits())) {
+        || !spec().fingerprintBits().equals(that.spec().fingerprintBits())
+        || shards != ShardedTable.shardsOf(that.spec())) {
       throw new IllegalArgumentException("cannot merge " + that.spec() + " (" + theirs.bucketCount() + " buckets of "
-          + theirs.slotsPerBucket() + ") into " + spec() + " (" + mine.bucketCount() + " buckets of "
-          + mine.slotsPerBucket() + "): a fingerprint only means something at its bucket, so the tables must have "
-          + "one shape; create both from one config");
+          + theirs.slotsPerBucket() + ", " + ShardedTable.shardsOf(that.spec()) + " shards) into " + spec() + " ("
+          + mine.bucketCount() + " buckets of " + mine.slotsPerBucket() + ", " + shards + " shards): a fingerprint only"
+          + " means something at its bucket, so the tables must have one shape; create both from one config");
     }
     beforeChange();
     long[] moved = {0};

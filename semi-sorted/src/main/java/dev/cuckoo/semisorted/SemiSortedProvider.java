@@ -31,7 +31,8 @@ import java.util.List;
  * encoding is of four fingerprints; any other value is rejected), any installed {@code hash}
  * (default {@code xxh3}) with its {@code seed}, {@code maxKicks} 0..100000 (default 2000), and
  * {@code concurrency} {@code none} (default), {@code striped} or {@code threadsafe} (which is
- * {@code striped} here).
+ * {@code striped} here), and {@code shards} 1..2^20 (default 1), as for {@code classic}: a table
+ * in shards built apart and joined ({@link dev.cuckoo.CuckooFilters#createShard}).
  *
  * <p>What a filter promises beyond {@link CuckooFilter}:
  * <ul>

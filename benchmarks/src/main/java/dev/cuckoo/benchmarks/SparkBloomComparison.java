@@ -1,0 +1,224 @@
+package dev.cuckoo.benchmarks;
+
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.spark.CuckooSpark;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.util.sketch.BloomFilter;
+
+/**
+ * Cuckoo filters built and used on Spark ({@link CuckooSpark}) against Spark's own Bloom filter
+ * ({@code df.stat().bloomFilter(col, n, fpp)}) in the same run, on {@code local[2]}: N distinct
+ * long keys and N distinct strings, at each target FPP.
+ *
+ * <p>For each key type, FPP and contender it prints one line: the build's wall time (a Spark job
+ * from the generated keys to the filter on the driver; the faster of {@value #BUILDS}); the filter's bytes (the table, or the
+ * Bloom filter's bit array); the task memory (below); the wall time of {@code
+ * df.filter(mightContain).count()} over N rows, half of them keys (the cuckoo filter through
+ * {@link CuckooSpark#mightContain}, the Bloom filter broadcast the same way to a UDF calling {@code
+ * mightContainLong}/{@code mightContainString}; the fastest of {@value #PASSES}); the FPP measured on the N/2 absent keys of that
+ * pass against the filter's {@code expectedFpp()}; and the false negatives over all N keys.
+ *
+ * <p>Task memory: what one build task must hold at once, from the sizes involved, as Spark does
+ * not measure the objects a task makes. A cuckoo build task holds one shard's table and its
+ * hashes (8 bytes a key, its share of N); a Bloom-filter task holds a whole bit array, and the
+ * merge on the driver two. The heap column is measured: the sum of the JVM's heap pools' peaks
+ * while the build ran (after a GC before it), driver and both task threads together, an upper
+ * bound on what the build held at once.
+ *
+ * <pre>{@code
+ * ./mvnw -B -q -pl benchmarks -am verify -DskipTests -Pmeasure-spark -Dmeasure.keys=10000000
+ * }</pre>
+ */
+public final class SparkBloomComparison {
+  /** Target FPPs compared. */
+  static final double[] FPPS = {0.001, 0.0001};
+
+  private SparkBloomComparison() {}
+
+  /** One contender's figures at one key type and FPP. */
+  record Result(String keys, double targetFpp, String contender, long buildMillis, long bytes, long taskBytes,
+      long heapPeakBytes, long lookupMillis, double measuredFpp, double expectedFpp, long falseNegatives) {
+    String line() {
+      return String.format(Locale.ROOT, "%s\t%.4f%%\t%s\t%d\t%d\t%d\t%d\t%d\t%.5f%%\t%.5f%%\t%d", keys,
+          targetFpp * 100, contender, buildMillis, bytes, taskBytes, heapPeakBytes, lookupMillis, measuredFpp * 100,
+          expectedFpp * 100, falseNegatives);
+    }
+  }
+
+  /** The settings that cap Spark's Bloom filters: their bits, and the items their shape is for. */
+  static final String MAX_BLOOM_BITS = "spark.sql.optimizer.runtime.bloomFilter.maxNumBits";
+  static final String MAX_BLOOM_ITEMS = "spark.sql.optimizer.runtime.bloomFilter.maxNumItems";
+  /** Builds of each contender in a measurement; the fastest is reported. */
+  static final int BUILDS = 2;
+  /** Filter passes of each contender in a measurement; the fastest is reported. */
+  static final int PASSES = 3;
+
+  static final String HEADER = "keys\ttarget\tcontender\tbuild ms\tbytes\ttask bytes\theap peak\tfilter ms"
+      + "\tmeasured fpp\texpected fpp\tfalse negatives";
+
+  /**
+   * @param args N (default 10,000,000), then the source partitions (default 8)
+   */
+  public static void main(String[] args) {
+    long n = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000L;
+    int partitions = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+    SparkSession spark = SparkSession.builder().master("local[2]").appName("cuckoo vs Spark bloomFilter")
+        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "8").getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    out.println("N=" + n + ", local[2], " + partitions + " source partitions, Spark " + spark.version());
+    out.println(HEADER);
+    run(spark, n, partitions, BUILDS, PASSES, out);
+    spark.stop();
+  }
+
+  /** Runs every comparison, printing each line as it is measured; returns them all. */
+  static List<Result> run(SparkSession spark, long n, int partitions, int builds, int passes, PrintStream out) {
+    // Spark 4 builds df.stat().bloomFilter with the aggregate its optimizer injects, which caps the
+    // bit array (64M bits by default) and the item count it sizes the hash functions for (4M):
+    // past 4M keys it would quietly give a filter of another shape, of a higher FPP than asked
+    // (11% at 10M keys and 0.1% with both caps, 0.8% with the items' alone). Lifted, it builds
+    // what is asked.
+    spark.conf().set(MAX_BLOOM_BITS, Long.toString(1L << 35));
+    spark.conf().set(MAX_BLOOM_ITEMS, Long.toString(1L << 40));
+    List<Result> results = new ArrayList<>();
+    for (String keys : new String[] {"long", "string"}) {
+      Dataset<Row> data = keys(spark, keys, 0, n, partitions);
+      Dataset<Row> probe = keys(spark, keys, n / 2, n / 2 + n, partitions);
+      for (double fpp : FPPS) {
+        for (String variant : new String[] {"classic", "semi-sorted"}) {
+          Result r = cuckoo(keys, variant, fpp, n, data, probe, builds, passes);
+          out.println(r.line());
+          results.add(r);
+        }
+        Result r = bloom(spark, keys, fpp, n, data, probe, builds, passes);
+        out.println(r.line());
+        results.add(r);
+      }
+    }
+    return results;
+  }
+
+  /**
+   * Keys from {@code from} (inclusive) to {@code to}: longs spread by a bijection ({@code id ^ (id
+   * << 37)}: bit operations, which ANSI SQL does not check for overflow), or strings.
+   */
+  static Dataset<Row> keys(SparkSession spark, String keys, long from, long to, int partitions) {
+    Dataset<Row> ids = spark.range(from, to, 1, partitions).toDF("id");
+    Column key = keys.equals("long")
+        ? functions.col("id").bitwiseXOR(functions.shiftleft(functions.col("id"), 37))
+        : functions.concat(functions.lit("key-"), functions.col("id").cast(DataTypes.StringType));
+    return ids.select(functions.col("id"), key.as("k"));
+  }
+
+  private static Result cuckoo(String keys, String variant, double fpp, long n, Dataset<Row> data,
+      Dataset<Row> probe, int builds, int passes) {
+    String config = variant + "?capacity=" + n + "&targetFpp=" + fpp;
+    Build<CuckooFilter> build = Build.fastest(builds, () -> CuckooSpark.build(data, "k", config));
+    CuckooFilter filter = build.filter;
+    int shards = Integer.parseInt(filter.spec().option("shards").orElse("1"));
+    long taskBytes = filter.sizeInBytes() / shards + 8 * ((n + shards - 1) / shards);
+    Column hit = CuckooSpark.mightContain(filter, functions.col("k"));
+    return lookups(keys, fpp, variant, build.millis, filter.sizeInBytes(), taskBytes, build.heapPeak,
+        filter.expectedFpp(),
+        n, data, probe, hit, passes);
+  }
+
+  private static Result bloom(SparkSession spark, String keys, double fpp, long n, Dataset<Row> data,
+      Dataset<Row> probe, int builds, int passes) {
+    Build<BloomFilter> build = Build.fastest(builds, () -> data.stat().bloomFilter("k", n, fpp));
+    BloomFilter bloom = build.filter;
+    if (bloom.bitSize() < BloomFilter.optimalNumOfBits(n, fpp)) {
+      throw new IllegalStateException("Spark built a Bloom filter of " + bloom.bitSize() + " bits, fewer than the "
+          + BloomFilter.optimalNumOfBits(n, fpp) + " asked for: check " + MAX_BLOOM_BITS);
+    }
+    if (bloom.expectedFpp() > 2 * fpp) {
+      throw new IllegalStateException("Spark built a Bloom filter whose expected FPP is " + bloom.expectedFpp()
+          + " for a target of " + fpp + ": check " + MAX_BLOOM_ITEMS);
+    }
+    Broadcast<BloomFilter> shared = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(bloom);
+    UDF1<Object, Boolean> lookup = v -> v instanceof Long l ? shared.value().mightContainLong(l)
+        : shared.value().mightContainString((String) v);
+    Column hit = functions.udf(lookup, DataTypes.BooleanType).asNonNullable().apply(functions.col("k"));
+    long bytes = bloom.bitSize() / 8;
+    return lookups(keys, fpp, "spark-bloom", build.millis, bytes, bytes, build.heapPeak, bloom.expectedFpp(), n, data,
+        probe, hit, passes);
+  }
+
+  /** The filter of the last of several builds, the fastest build's time and the highest heap peak. */
+  private static final class Build<F> {
+    F filter;
+    long millis = Long.MAX_VALUE;
+    long heapPeak;
+
+    static <F> Build<F> fastest(int builds, Supplier<F> build) {
+      Build<F> b = new Build<>();
+      for (int i = 0; i < builds; i++) {
+        b.filter = null; // the last build's filter may go before the next is made
+        resetPeaks();
+        long t0 = System.nanoTime();
+        b.filter = build.get();
+        b.millis = Math.min(b.millis, (System.nanoTime() - t0) / 1_000_000);
+        b.heapPeak = Math.max(b.heapPeak, heapPeak());
+      }
+      return b;
+    }
+  }
+
+  private static Result lookups(String keys, double fpp, String contender, long buildMillis, long bytes,
+      long taskBytes, long heapPeak, double expectedFpp, long n, Dataset<Row> data, Dataset<Row> probe, Column hit,
+      int passes) {
+    long hits = 0;
+    long lookupMillis = Long.MAX_VALUE;
+    for (int i = 0; i < passes; i++) {
+      long t0 = System.nanoTime();
+      hits = probe.filter(hit).count();
+      lookupMillis = Math.min(lookupMillis, (System.nanoTime() - t0) / 1_000_000);
+    }
+    // The probe holds keys n/2..n-1 (present) and n..3n/2-1 (absent).
+    long absentHits = probe.filter(hit.and(functions.col("id").geq(n))).count();
+    long absent = n - n / 2;
+    long falseNegatives = data.filter(functions.not(hit)).count();
+    long presentFound = hits - absentHits;
+    if (falseNegatives == 0 && presentFound != n - n / 2) {
+      throw new IllegalStateException(contender + " found " + presentFound + " of the probe's " + (n - n / 2)
+          + " present keys, yet missed none of them over all keys: the passes disagree");
+    }
+    return new Result(keys, fpp, contender, buildMillis, bytes, taskBytes, heapPeak, lookupMillis,
+        (double) absentHits / absent, expectedFpp, falseNegatives);
+  }
+
+  private static void resetPeaks() {
+    System.gc();
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      pool.resetPeakUsage();
+    }
+  }
+
+  private static long heapPeak() {
+    long peak = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        peak += pool.getPeakUsage().getUsed();
+      }
+    }
+    return peak;
+  }
+}

@@ -1,0 +1,28 @@
+package dev.cuckoo.spark;
+
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The one local Spark session of this module's tests ({@code local[2]}, small memory, no UI),
+ * made on first use and shared by every test class of the JVM: starting Spark costs seconds.
+ */
+final class LocalSpark {
+  private static SparkSession session;
+
+  private LocalSpark() {}
+
+  static synchronized SparkSession session() {
+    if (session == null) {
+      session = SparkSession.builder()
+          .master("local[2]")
+          .appName("cuckoo-spark-tests")
+          .config("spark.ui.enabled", "false")
+          .config("spark.sql.shuffle.partitions", "4")
+          .config("spark.default.parallelism", "2")
+          .config("spark.driver.memory", "512m")
+          .config("spark.sql.adaptive.enabled", "false")
+          .getOrCreate();
+    }
+    return session;
+  }
+}

@@ -48,9 +48,11 @@ abstract sealed class ClassicFilter extends TableFilter
    * @param spec the resolved spec
    * @return the filter
    * @throws IllegalArgumentException for a shape that wastes memory, fingerprints so short for
-   *     the capacity that a wider one takes less ({@link CuckooSizing#bucketCountForNewTable})
+   *     the capacity that a wider one takes less ({@link CuckooSizing#bucketCountForNewTable}),
+   *     or a table larger than one array holds ({@link #requireHeapTable})
    */
   static ClassicFilter of(FilterSpec spec) {
+    requireHeapTable(spec);
     int slots = spec.bucketSize().getAsInt();
     int bits = spec.fingerprintBits().getAsInt();
     BucketTable table = BucketTable.create(newBucketCount(spec), slots, bits);
@@ -61,11 +63,30 @@ abstract sealed class ClassicFilter extends TableFilter
    * @param spec the resolved spec
    * @return the bytes the table of a new filter of that spec takes
    * @throws IllegalArgumentException as {@link #of(FilterSpec)} does for a shape that wastes
-   *     memory ({@link CuckooSizing#bucketCountForNewTable})
+   *     memory ({@link CuckooSizing#bucketCountForNewTable}) or a table too large for the heap
    */
   static long tableBytes(FilterSpec spec) {
+    requireHeapTable(spec);
     return Long.BYTES * BucketTable.allocatedWords(newBucketCount(spec), spec.bucketSize().getAsInt(),
         spec.fingerprintBits().getAsInt());
+  }
+
+  /**
+   * Refuses a spec whose table is more than one array on the heap holds: such a filter lives in
+   * a file.
+   *
+   * @param spec the resolved spec
+   * @throws IllegalArgumentException naming the largest capacity the heap takes at that shape,
+   *     and {@code CuckooFilters.createFile} and {@code open}
+   */
+  static void requireHeapTable(FilterSpec spec) {
+    long capacity = spec.capacity().getAsLong();
+    int slots = spec.bucketSize().getAsInt();
+    int bits = spec.fingerprintBits().getAsInt();
+    long max = ClassicProvider.maxCapacity(slots, bits);
+    if (capacity > max) {
+      throw TablePayload.tooLargeForHeap(ClassicProvider.NAME, capacity, ClassicProvider.shape(slots, bits), max);
+    }
   }
 
   static long newBucketCount(FilterSpec spec) {

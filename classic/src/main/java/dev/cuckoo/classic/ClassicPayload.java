@@ -43,8 +43,11 @@ final class ClassicPayload {
    * @return the filter
    * @throws CorruptFilterException if anything disagrees
    * @throws IOException if reading fails
+   * @throws IllegalArgumentException if the table is more than the heap holds ({@link
+   *     ClassicFilter#requireHeapTable}): such a file is mapped, not read
    */
   static ClassicFilter read(FilterSpec spec, PayloadInput in) throws IOException {
+    ClassicFilter.requireHeapTable(spec);
     int slots = spec.bucketSize().getAsInt();
     int bits = spec.fingerprintBits().getAsInt();
     TablePayload.Contents contents = TablePayload.read(in, ClassicProvider.NAME, spec.capacity().getAsLong(), slots,

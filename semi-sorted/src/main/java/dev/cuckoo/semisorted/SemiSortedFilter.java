@@ -51,6 +51,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
    * @return the filter
    */
   static SemiSortedFilter of(FilterSpec spec) {
+    requireHeapTable(spec);
     SemiSortedTable table = SemiSortedTable.create(newBucketCount(spec), spec.fingerprintBits().getAsInt());
     return of(spec, table, new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0);
   }
@@ -60,7 +61,26 @@ abstract sealed class SemiSortedFilter extends TableFilter
    * @return the bytes the table of a new filter of that spec takes
    */
   static long tableBytes(FilterSpec spec) {
+    requireHeapTable(spec);
     return Long.BYTES * SemiSortedTable.allocatedWords(newBucketCount(spec), spec.fingerprintBits().getAsInt());
+  }
+
+  /**
+   * Refuses a spec whose table is more than one array on the heap holds: such a filter lives in
+   * a file.
+   *
+   * @param spec the resolved spec
+   * @throws IllegalArgumentException naming the largest capacity the heap takes at that width,
+   *     and {@code CuckooFilters.createFile} and {@code open}
+   */
+  static void requireHeapTable(FilterSpec spec) {
+    long capacity = spec.capacity().getAsLong();
+    int bits = spec.fingerprintBits().getAsInt();
+    long max = SemiSortedProvider.maxCapacity(bits);
+    if (capacity > max) {
+      throw TablePayload.tooLargeForHeap(SemiSortedProvider.NAME, capacity, FilterSpec.FINGERPRINT_BITS + "=" + bits,
+          max);
+    }
   }
 
   static long newBucketCount(FilterSpec spec) {

@@ -47,6 +47,7 @@ final class SemiSortedPayload {
    * @throws IOException if reading fails
    */
   static SemiSortedFilter read(FilterSpec spec, PayloadInput in) throws IOException {
+    SemiSortedFilter.requireHeapTable(spec);
     String name = SemiSortedProvider.NAME;
     int bits = spec.fingerprintBits().getAsInt();
     TablePayload.Contents contents = TablePayload.read(in, name, spec.capacity().getAsLong(), SemiSortedTable.SLOTS,

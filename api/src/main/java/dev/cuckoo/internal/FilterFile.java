@@ -352,7 +352,7 @@ public final class FilterFile {
         throw notMappable(provider.name());
       }
       MappedEnvelope payload = new MappedEnvelope(path, channel, writable, header.payloadOffset(),
-          header.payloadLength(), stateOffset(header));
+          header.payloadLength(), stateOffset(header), false);
       try {
         return provider.open(resolved.spec(), payload);
       } catch (RuntimeException e) {
@@ -399,7 +399,7 @@ public final class FilterFile {
       channel.write(ByteBuffer.wrap(header), 0);
       // setLength by writing the last byte: the pages between stay holes
       channel.write(ByteBuffer.allocate(1), header.length + payloadLength + 3);
-      MappedEnvelope payload = new MappedEnvelope(path, channel, true, header.length, payloadLength, stateOffset);
+      MappedEnvelope payload = new MappedEnvelope(path, channel, true, header.length, payloadLength, stateOffset, true);
       // Not forced here: that would read the whole file for its checksum. The file stays marked as
       // being changed until the first force or close, so a creation cut short leaves a file that
       // open refuses.

@@ -11,18 +11,39 @@ import java.nio.MappedByteBuffer;
  * holds at most 2 GiB, so the words are mapped in segments of 2^27 longs (1 GiB), and word {@code
  * i} is in segment {@code i >>> 27}. A bucket whose bits straddle two words is read word by word,
  * so the segments' edges need nothing special.
+ *
+ * <p>Every store marks its region (64 KiB or more, at most 2^20 regions) as changed; {@link
+ * #force} reports the changed regions to the payload ({@link MappedPayload#changed}), so that the
+ * file's checksum is updated by rereading those alone.
  */
 public final class MappedWords {
   /** Longs per segment, as a shift: 2^27 longs, 1 GiB. */
   static final int SEGMENT_SHIFT = 27;
   private static final long SEGMENT_MASK = (1L << SEGMENT_SHIFT) - 1;
 
+  /** Log2 of the fewest longs a change-tracking region holds: 2^13 longs, 64 KiB. */
+  private static final int MIN_REGION_SHIFT = 13;
+  /** Log2 of the most regions. */
+  private static final int MAX_REGIONS_SHIFT = 20;
+
   private final MappedByteBuffer[] segments;
   private final long length;
+  private final MappedPayload payload;
+  /** Where the words start in the payload, in bytes. */
+  private final long at;
+  /** Log2 of the longs of a region. */
+  private final int regionShift;
+  /** Whether each region was stored to since the last {@link #force}. */
+  private final boolean[] changed;
 
-  private MappedWords(MappedByteBuffer[] segments, long length) {
+  private MappedWords(MappedByteBuffer[] segments, long length, MappedPayload payload, long at) {
     this.segments = segments;
     this.length = length;
+    this.payload = payload;
+    this.at = at;
+    this.regionShift = Math.max(MIN_REGION_SHIFT, 64 - Long.numberOfLeadingZeros(length) - MAX_REGIONS_SHIFT);
+    this.changed = payload.writable() ? new boolean[(int) ((length + (1L << regionShift) - 1) >>> regionShift)]
+        : new boolean[0];
   }
 
   /**
@@ -42,7 +63,7 @@ public final class MappedWords {
       long words = Math.min(1L << SEGMENT_SHIFT, length - first);
       segments[s] = payload.map(at + first * Long.BYTES, words * Long.BYTES);
     }
-    return new MappedWords(segments, length);
+    return new MappedWords(segments, length, payload, at);
   }
 
   /** @return the number of longs */
@@ -64,6 +85,7 @@ public final class MappedWords {
    */
   public void set(long index, long value) {
     segments[(int) (index >>> SEGMENT_SHIFT)].putLong((int) (index & SEGMENT_MASK) << 3, value);
+    changed[(int) (index >>> regionShift)] = true;
   }
 
   /**
@@ -120,10 +142,21 @@ public final class MappedWords {
     }
   }
 
-  /** Writes the changed pages of every segment to the file and waits for them. */
+  /**
+   * Writes the changed pages of every segment to the file and waits for them, and reports the
+   * regions stored to since the last force to the payload.
+   */
   public void force() {
     for (MappedByteBuffer segment : segments) {
       segment.force();
+    }
+    long regionWords = 1L << regionShift;
+    for (int r = 0; r < changed.length; r++) {
+      if (changed[r]) {
+        long first = (long) r << regionShift;
+        payload.changed(at + first * Long.BYTES, Math.min(regionWords, length - first) * Long.BYTES);
+        changed[r] = false;
+      }
     }
   }
 }

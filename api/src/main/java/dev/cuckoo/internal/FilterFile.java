@@ -379,9 +379,6 @@ public final class FilterFile {
     Objects.requireNonNull(path, "path must not be null");
     FilterProvider provider = resolved.provider();
     FilterSpec spec = resolved.spec();
-    if (!provider.mapsFiles()) {
-      throw notMappable(provider.name());
-    }
     long payloadLength = provider.mappedPayloadLength(spec).orElseThrow(() -> notMappable(provider.name()));
     java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
     EnvelopePayloadOutput o = new EnvelopePayloadOutput(head);

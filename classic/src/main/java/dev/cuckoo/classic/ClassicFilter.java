@@ -159,7 +159,7 @@ abstract sealed class ClassicFilter extends TableFilter
 
   @Override
   protected long payloadLength() {
-    return ClassicPayload.length(table(), stash);
+    return ClassicPayload.length(table());
   }
 
   @Override

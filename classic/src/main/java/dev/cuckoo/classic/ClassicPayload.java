@@ -21,9 +21,9 @@ import java.io.IOException;
 final class ClassicPayload {
   private ClassicPayload() {}
 
-  /** @return the bytes {@link #write} writes for this table and stash */
-  static long length(BucketTable table, FingerprintStash stash) {
-    return TablePayload.length(BucketTable.payloadWords(table.bucketCount, table.slots, table.bits), stash);
+  /** @return the bytes {@link #write} writes for this table, whatever its stash holds */
+  static long length(BucketTable table) {
+    return TablePayload.alignedLength(BucketTable.payloadWords(table.bucketCount, table.slots, table.bits));
   }
 
   /** Writes the payload of a filter of this capacity holding {@code items} in this table and stash. */

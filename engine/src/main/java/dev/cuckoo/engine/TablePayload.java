@@ -103,16 +103,8 @@ public final class TablePayload {
 
   /**
    * @param tableWords W, the table's longs
-   * @param stash the stash
-   * @return the bytes {@link #write} writes
-   */
-  public static long length(long tableWords, FingerprintStash stash) {
-    return alignedLength(tableWords);
-  }
-
-  /**
-   * @param tableWords W, the table's longs
-   * @return the bytes of an aligned payload (layout 3) with that table, whatever its stash holds
+   * @return the bytes of an aligned payload (layout 3) with that table, whatever its stash holds:
+   *     what {@link #write} writes
    */
   public static long alignedLength(long tableWords) {
     return STATE_BYTES + tableWords * Long.BYTES;
@@ -122,7 +114,7 @@ public final class TablePayload {
    * Writes the payload, in the layout whose sizing gives the table's bucket count: layout 2, or
    * layout 1 for a table read from a layout 1 file, which keeps its size for as long as it lives.
    *
-   * @param out where to write {@link #length} bytes
+   * @param out where to write {@link #alignedLength} bytes
    * @param capacity the spec's capacity
    * @param slots the slots per bucket
    * @param fingerprintBits the fingerprint width

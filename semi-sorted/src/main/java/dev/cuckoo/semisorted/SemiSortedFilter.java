@@ -149,7 +149,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
 
   @Override
   protected long payloadLength() {
-    return SemiSortedPayload.length(table(), stash);
+    return SemiSortedPayload.length(table());
   }
 
   @Override

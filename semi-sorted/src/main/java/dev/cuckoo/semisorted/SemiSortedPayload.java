@@ -22,9 +22,9 @@ import java.io.IOException;
 final class SemiSortedPayload {
   private SemiSortedPayload() {}
 
-  /** @return the bytes {@link #write} writes for this table and stash */
-  static long length(SemiSortedTable table, FingerprintStash stash) {
-    return TablePayload.length(SemiSortedTable.payloadWords(table.bucketCount, table.bits), stash);
+  /** @return the bytes {@link #write} writes for this table, whatever its stash holds */
+  static long length(SemiSortedTable table) {
+    return TablePayload.alignedLength(SemiSortedTable.payloadWords(table.bucketCount, table.bits));
   }
 
   /** Writes the payload of a filter of this capacity holding {@code items} in this table and stash. */

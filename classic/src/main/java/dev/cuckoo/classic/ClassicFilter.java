@@ -291,7 +291,7 @@ abstract sealed class ClassicFilter extends TableFilter
 
     @Override
     public void verify() throws IOException {
-      verifyFile(table.bucketCount * table.slots * table.bits, table.occupiedSlots());
+      verifyFile(table.tailIsClear(), table.occupiedSlots());
     }
   }
 

@@ -228,7 +228,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
     /** {@inheritDoc} Every bucket's code and order too, which opening does not check. */
     @Override
     public void verify() throws IOException {
-      verifyFile(table.bucketCount * table.bucketBits, table.occupiedSlots());
+      verifyFile(table.tailIsClear(), table.occupiedSlots());
       for (long b = 0; b < table.bucketCount; b++) {
         if (!table.isCanonical(b)) {
           throw new CorruptFilterException(path() + ": " + SemiSortedProvider.NAME + " payload bucket " + b

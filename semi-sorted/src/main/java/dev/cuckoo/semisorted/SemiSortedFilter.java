@@ -1,6 +1,5 @@
 package dev.cuckoo.semisorted;
 
-import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
@@ -229,13 +228,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
     @Override
     public void verify() throws IOException {
       verifyFile(table.tailIsClear(), table.occupiedSlots());
-      for (long b = 0; b < table.bucketCount; b++) {
-        if (!table.isCanonical(b)) {
-          throw new CorruptFilterException(path() + ": " + SemiSortedProvider.NAME + " payload bucket " + b
-              + " is not a semi-sorted bucket: its code is above " + (SemiSortCodec.CODES - 1)
-              + " or its fingerprints are out of order");
-        }
-      }
+      SemiSortedPayload.requireCanonical(table, path() + ": " + SemiSortedProvider.NAME);
     }
   }
 

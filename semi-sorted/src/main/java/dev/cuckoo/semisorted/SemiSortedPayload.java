@@ -57,15 +57,26 @@ final class SemiSortedPayload {
     if (!table.tailIsClear()) {
       throw new CorruptFilterException(name + " payload has bits set after the last bucket of its table");
     }
-    for (long b = 0; b < buckets; b++) {
+    requireCanonical(table, name);
+    TablePayload.requireItems(name, contents, table.occupiedSlots());
+    return SemiSortedFilter.of(spec, table, contents.stash(), contents.items());
+  }
+
+  /**
+   * Checks that every bucket of a table is a semi-sorted bucket, as this class writes them.
+   *
+   * @param table the table
+   * @param where what the message begins with: the variant, or the file and the variant
+   * @throws CorruptFilterException naming the first bucket that is not
+   */
+  static void requireCanonical(SemiSortedTable table, String where) throws CorruptFilterException {
+    for (long b = 0; b < table.bucketCount; b++) {
       if (!table.isCanonical(b)) {
         throw new CorruptFilterException(
-            name + " payload bucket " + b + " is not a semi-sorted bucket: its code is above "
+            where + " payload bucket " + b + " is not a semi-sorted bucket: its code is above "
                 + (SemiSortCodec.CODES - 1) + " or its fingerprints are out of order");
       }
     }
-    TablePayload.requireItems(name, contents, table.occupiedSlots());
-    return SemiSortedFilter.of(spec, table, contents.stash(), contents.items());
   }
 
   /** @return the bytes of the payload of a new filter of the spec in a mapped file */

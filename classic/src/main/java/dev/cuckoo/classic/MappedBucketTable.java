@@ -18,6 +18,8 @@ final class MappedBucketTable extends PackedBucketTable {
   private final MappedWords mapped;
   /** Whether no window straddles two words: the width is a power of two. */
   private final boolean wordAligned;
+  /** Whether a bucket is one word of four 16-bit slots, searched as {@link ShortBucketTable} does. */
+  private final boolean shortBuckets;
 
   MappedBucketTable(long bucketCount, int slots, int bits, MappedWords mapped) {
     super(bucketCount, slots, bits, NO_WORDS, mapped.length() * Long.BYTES);
@@ -27,6 +29,16 @@ final class MappedBucketTable extends PackedBucketTable {
     }
     this.mapped = mapped;
     this.wordAligned = Integer.bitCount(bits) == 1;
+    this.shortBuckets = slots == 4 && bits == 16;
+  }
+
+  /** {@inheritDoc} For 16-bit buckets of 4, as the heap's fast path does: a word per bucket, one test. */
+  @Override
+  public boolean contains(long bucket1, long bucket2, int fingerprint) {
+    if (shortBuckets) {
+      return ShortBucketTable.eitherHolds(mapped.get(bucket1), mapped.get(bucket2), fingerprint);
+    }
+    return super.contains(bucket1, bucket2, fingerprint);
   }
 
   @Override

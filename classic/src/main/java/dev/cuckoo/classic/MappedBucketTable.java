@@ -74,8 +74,9 @@ final class MappedBucketTable extends PackedBucketTable {
       long bucket1 = bucketIndex(keyHash);
       int fingerprint = fingerprint(keyHash);
       long pattern = (fingerprint & 0xFFFF_FFFFL) * lo;
-      scratch[2 * i] = window(bucket1 * bucketBits) ^ pattern;
-      scratch[2 * i + 1] = window(alternate(bucket1, fingerprint) * bucketBits) ^ pattern;
+      long bucket2 = alternate(bucket1, fingerprint);
+      scratch[2 * i] = (shortBuckets ? mapped.get(bucket1) : window(bucket1 * bucketBits)) ^ pattern;
+      scratch[2 * i + 1] = (shortBuckets ? mapped.get(bucket2) : window(bucket2 * bucketBits)) ^ pattern;
     }
     for (int i = 0; i < n; i++) {
       boolean r = (SwarLanes.anyZero(scratch[2 * i], lo, hi) | SwarLanes.anyZero(scratch[2 * i + 1], lo, hi)) != 0;

@@ -352,7 +352,7 @@ public final class FilterFile {
         throw notMappable(provider.name());
       }
       MappedEnvelope payload = new MappedEnvelope(path, channel, writable, header.payloadOffset(),
-          header.payloadLength(), stateOffset(header));
+          header.payloadLength(), header.stateOffset(), false);
       try {
         return provider.open(resolved.spec(), payload);
       } catch (RuntimeException e) {
@@ -379,9 +379,6 @@ public final class FilterFile {
     Objects.requireNonNull(path, "path must not be null");
     FilterProvider provider = resolved.provider();
     FilterSpec spec = resolved.spec();
-    if (!provider.mapsFiles()) {
-      throw notMappable(provider.name());
-    }
     long payloadLength = provider.mappedPayloadLength(spec).orElseThrow(() -> notMappable(provider.name()));
     java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
     EnvelopePayloadOutput o = new EnvelopePayloadOutput(head);
@@ -394,12 +391,12 @@ public final class FilterFile {
       if (!locked(channel)) {
         throw new IOException(path + " is being written by another writer (it holds the file's lock)");
       }
-      long stateOffset = headerEnd(header) - 4;
+      long stateOffset = readHeader(new java.io.ByteArrayInputStream(header)).stateOffset();
       ByteBuffer.wrap(header).putInt((int) stateOffset, DIRTY); // until the first force: a crash leaves it refused
       channel.write(ByteBuffer.wrap(header), 0);
       // setLength by writing the last byte: the pages between stay holes
       channel.write(ByteBuffer.allocate(1), header.length + payloadLength + 3);
-      MappedEnvelope payload = new MappedEnvelope(path, channel, true, header.length, payloadLength, stateOffset);
+      MappedEnvelope payload = new MappedEnvelope(path, channel, true, header.length, payloadLength, stateOffset, true);
       // Not forced here: that would read the whole file for its checksum. The file stays marked as
       // being changed until the first force or close, so a creation cut short leaves a file that
       // open refuses.
@@ -417,22 +414,6 @@ public final class FilterFile {
     } catch (java.nio.channels.OverlappingFileLockException heldInThisJvm) {
       return false;
     }
-  }
-
-  /** @return the offset of a version 3 header's state field */
-  private static long stateOffset(Header header) {
-    return headerEnd(header) - 4;
-  }
-
-  private static long headerEnd(Header header) {
-    return 68L + header.variant().getBytes(StandardCharsets.US_ASCII).length
-        + header.spec().getBytes(StandardCharsets.UTF_8).length;
-  }
-
-  private static long headerEnd(byte[] header) {
-    int variant = ((header[6] & 0xFF) << 8) | (header[7] & 0xFF);
-    int spec = ByteBuffer.wrap(header, 8 + variant, 4).getInt();
-    return 68L + variant + spec;
   }
 
   /**
@@ -464,7 +445,12 @@ public final class FilterFile {
    */
   @SuppressWarnings("ArrayRecordComponent") // what a reader found, handed on, never compared
   public record Header(int version, String variant, String spec, long[] hashCheck, long payloadLength,
-      long payloadOffset, boolean dirty) {}
+      long payloadOffset, boolean dirty) {
+    /** @return where the state field of a version 3 file is: {@code 64+V+S}, after the header checksum */
+    public long stateOffset() {
+      return 64L + variant.getBytes(StandardCharsets.US_ASCII).length + spec.getBytes(StandardCharsets.UTF_8).length;
+    }
+  }
 
   /**
    * Reads a filter file's header, up to and including the payload's length, and no further. Its

@@ -14,10 +14,24 @@ import java.util.zip.CRC32C;
 /**
  * The payload of a version 3 filter file opened for mapping ({@link FilterFile#open}), and the
  * envelope's part of keeping it consistent: the state field and the trailing checksum.
+ *
+ * <p>The checksum covers the whole file, so a {@link #seal} that reread it all would take as long
+ * as reading the file (some 20 s at 10 GB) however little changed. Instead the file is cut into
+ * regions of a power of two bytes, each with its CRC32C once known, and the file's is the regions'
+ * combined ({@link Crc32cCombine}): a seal rereads only the regions reported {@link #changed} (or
+ * written through {@link #write}) since the last, and those never read yet. A new file's regions
+ * past its header are zeros, whose CRC needs no reading; a file opened for writing learns its
+ * regions' CRCs at its first seal (one pass, as before) or {@link #verifyChecksum}. Nothing is
+ * trusted that was not read from this file or computed from what was written to it: a region
+ * damaged underneath is caught by the next {@code verifyChecksum}, which rereads everything.
  */
 final class MappedEnvelope implements MappedPayload {
-  /** Bytes checksummed per mapping: a file of any length is read in pieces a buffer can hold. */
+  /** Bytes mapped at a time to compute checksums: a file of any length is read in pieces a buffer can hold. */
   private static final long CHECKSUM_CHUNK = 1L << 30;
+  /** The smallest region: a change costs at most this much rereading. */
+  static final long MIN_REGION_BYTES = 1L << 16;
+  /** The most regions a file is cut into, to bound the memory their CRCs take (5 MB). */
+  private static final long MAX_REGIONS = 1L << 20;
 
   private final Path path;
   private final FileChannel channel;
@@ -25,15 +39,27 @@ final class MappedEnvelope implements MappedPayload {
   private final long payloadOffset;
   private final long payloadLength;
   private final long stateOffset;
+  /** Whether the file was just created: zeros after its first {@code payloadOffset} bytes. */
+  private final boolean zeros;
+  /** Log2 of the bytes of a region. */
+  private int regionShift;
+  /** Each region's CRC32C (the state field read as clean), where {@link #known}; null until needed. */
+  private int[] regionCrcs;
+  private java.util.BitSet known;
+  /** Regions changed since the last seal. */
+  private java.util.BitSet changed;
+  /** Bytes read to compute checksums, for tests. */
+  private long checksummed;
 
   MappedEnvelope(Path path, FileChannel channel, boolean writable, long payloadOffset, long payloadLength,
-      long stateOffset) {
+      long stateOffset, boolean zeros) {
     this.path = path;
     this.channel = channel;
     this.writable = writable;
     this.payloadOffset = payloadOffset;
     this.payloadLength = payloadLength;
     this.stateOffset = stateOffset;
+    this.zeros = zeros;
   }
 
   @Override
@@ -83,6 +109,7 @@ final class MappedEnvelope implements MappedPayload {
   public void write(long at, ByteBuffer bytes) throws IOException {
     requireInside(at, bytes.remaining());
     long position = payloadOffset + at;
+    markChanged(position, bytes.remaining());
     while (bytes.hasRemaining()) {
       position += channel.write(bytes, position);
     }
@@ -95,9 +122,15 @@ final class MappedEnvelope implements MappedPayload {
   }
 
   @Override
+  public void changed(long at, long bytes) {
+    requireInside(at, bytes);
+    markChanged(payloadOffset + at, bytes);
+  }
+
+  @Override
   public void seal() throws IOException {
     channel.force(false);
-    ByteBuffer crc = ByteBuffer.allocate(4).putInt(0, checksum());
+    ByteBuffer crc = ByteBuffer.allocate(4).putInt(0, sealedChecksum());
     channel.write(crc, payloadOffset + payloadLength);
     channel.force(false);
     writeState(FilterFile.CLEAN);
@@ -108,7 +141,11 @@ final class MappedEnvelope implements MappedPayload {
   public void verifyChecksum() throws IOException {
     ByteBuffer stored = ByteBuffer.allocate(4);
     channel.read(stored, payloadOffset + payloadLength);
-    int computed = checksum();
+    regions();
+    java.util.BitSet all = new java.util.BitSet(regionCrcs.length);
+    all.set(0, regionCrcs.length);
+    computeRegions(all);
+    int computed = combinedRegions();
     if (stored.getInt(0) != computed) {
       throw new CorruptFilterException(String.format(
           "%s is damaged: checksum mismatch, stored CRC32C 0x%08X, computed 0x%08X", path, stored.getInt(0), computed));
@@ -120,27 +157,120 @@ final class MappedEnvelope implements MappedPayload {
     channel.close();
   }
 
+  /** @return the bytes read so far to compute checksums */
+  long checksummedBytes() {
+    return checksummed;
+  }
+
+  private long end() {
+    return payloadOffset + payloadLength;
+  }
+
+  /** Cuts the file into regions, on first need: a read-only file that is never verified needs none. */
+  private void regions() {
+    if (regionCrcs != null) {
+      return;
+    }
+    long end = end();
+    int shift = Long.numberOfTrailingZeros(MIN_REGION_BYTES);
+    while ((end + (1L << shift) - 1) >>> shift > MAX_REGIONS && (1L << shift) < CHECKSUM_CHUNK) {
+      shift++;
+    }
+    regionShift = shift;
+    int count = Math.toIntExact((end + (1L << shift) - 1) >>> shift);
+    regionCrcs = new int[count];
+    known = new java.util.BitSet(count);
+    changed = new java.util.BitSet(count);
+    if (zeros) {
+      // Past the header a new file is zeros: every region but the header's and the last (shorter) has one CRC.
+      int firstZero = (int) ((payloadOffset + (1L << shift) - 1) >>> shift);
+      int full = (int) (end >>> shift);
+      int crcOfZeros = Crc32cCombine.ofZeros(1L << shift);
+      for (int r = firstZero; r < full; r++) {
+        regionCrcs[r] = crcOfZeros;
+      }
+      if (firstZero < full) {
+        known.set(firstZero, full);
+      }
+    }
+  }
+
+  private void markChanged(long position, long bytes) {
+    if (bytes == 0) {
+      return;
+    }
+    regions();
+    changed.set((int) (position >>> regionShift), (int) ((position + bytes - 1) >>> regionShift) + 1);
+  }
+
+  /**
+   * The file's checksum from its regions' CRCs, rereading those changed since the last seal and
+   * those never read, then forgetting the changes.
+   */
+  private int sealedChecksum() throws IOException {
+    regions();
+    java.util.BitSet stale = (java.util.BitSet) changed.clone();
+    stale.or(complement(known, regionCrcs.length));
+    computeRegions(stale);
+    changed.clear();
+    return combinedRegions();
+  }
+
+  private static java.util.BitSet complement(java.util.BitSet set, int length) {
+    java.util.BitSet c = new java.util.BitSet(length);
+    c.set(0, length);
+    c.andNot(set);
+    return c;
+  }
+
+  /** @return the CRC32C of the whole file before its checksum, from every region's */
+  private int combinedRegions() {
+    long regionBytes = 1L << regionShift;
+    int shift = Crc32cCombine.shiftFor(regionBytes);
+    int last = regionCrcs.length - 1;
+    int crc = 0; // the CRC of no bytes
+    for (int r = 0; r < last; r++) {
+      crc = Crc32cCombine.combineShifted(crc, regionCrcs[r], shift);
+    }
+    return Crc32cCombine.combine(crc, regionCrcs[last], end() - ((long) last << regionShift));
+  }
+
+  /** Reads the regions in {@code which} and records their CRCs, mapping the file a chunk at a time. */
+  private void computeRegions(java.util.BitSet which) throws IOException {
+    long end = end();
+    long regionBytes = 1L << regionShift;
+    int perChunk = (int) (CHECKSUM_CHUNK >>> regionShift);
+    int r = which.nextSetBit(0);
+    while (r >= 0) {
+      long chunkStart = ((long) (r / perChunk) * perChunk) << regionShift;
+      long chunkLength = Math.min(CHECKSUM_CHUNK, end - chunkStart);
+      MappedByteBuffer chunk = channel.map(FileChannel.MapMode.READ_ONLY, chunkStart, chunkLength);
+      int chunkEnd = (int) ((chunkStart + chunkLength + regionBytes - 1) >>> regionShift);
+      for (; r >= 0 && r < chunkEnd; r = which.nextSetBit(r + 1)) {
+        long from = ((long) r << regionShift) - chunkStart;
+        long length = Math.min(regionBytes, chunkLength - from);
+        regionCrcs[r] = crc(chunk, chunkStart, (int) from, (int) length);
+        known.set(r);
+      }
+    }
+  }
+
+  /** @return the CRC32C of bytes {@code [from, from + length)} of a chunk at {@code chunkStart}, the state read as clean */
+  private int crc(MappedByteBuffer chunk, long chunkStart, int from, int length) {
+    checksummed += length;
+    CRC32C crc = new CRC32C();
+    // The part of the state field inside these bytes, if any, counts as zeros.
+    long state = stateOffset - chunkStart;
+    int lo = (int) Math.max(from, Math.min(state, from + length));
+    int hi = (int) Math.max(lo, Math.min(state + 4, from + length));
+    crc.update(chunk.slice(from, lo - from));
+    crc.update(new byte[hi - lo]);
+    crc.update(chunk.slice(hi, from + length - hi));
+    return (int) crc.getValue();
+  }
+
   private void writeState(int state) throws IOException {
     ByteBuffer b = ByteBuffer.allocate(4).putInt(0, state);
     channel.write(b, stateOffset);
-  }
-
-  /** @return the CRC32C of the file before its checksum, with the state read as clean */
-  private int checksum() throws IOException {
-    CRC32C crc = new CRC32C();
-    long end = payloadOffset + payloadLength;
-    for (long at = 0; at < end; at += CHECKSUM_CHUNK) {
-      long n = Math.min(CHECKSUM_CHUNK, end - at);
-      MappedByteBuffer chunk = channel.map(FileChannel.MapMode.READ_ONLY, at, n);
-      if (at <= stateOffset && stateOffset < at + n) {
-        int state = (int) (stateOffset - at);
-        crc.update(chunk.slice(0, state));
-        crc.update(new byte[4]);
-        crc.update(chunk.slice(state + 4, (int) n - state - 4));
-      } else {
-        crc.update(chunk);
-      }
-    }
-    return (int) crc.getValue();
   }
 }

@@ -13,7 +13,8 @@ import java.nio.file.Path;
  * that is a multiple of 4096.
  *
  * <p>A writer calls {@link #beginChange} before its first change after an open or a {@link
- * #seal}, and {@link #seal} after forcing its mappings and writing its fields.
+ * #seal}, reports what it changed through a mapping with {@link #changed}, and calls {@link
+ * #seal} after forcing its mappings and writing its fields.
  */
 public interface MappedPayload {
 
@@ -57,6 +58,17 @@ public interface MappedPayload {
   void write(long at, ByteBuffer bytes) throws IOException;
 
   /**
+   * Reports bytes changed through a mapping since the last {@link #seal}, so that the seal
+   * rereads them for the checksum; bytes written through {@link #write} need no report. A change
+   * not reported leaves the checksum wrong, which {@link #verifyChecksum} then reports.
+   *
+   * @param at the offset in the payload
+   * @param bytes how many bytes from there
+   * @throws IllegalArgumentException if the range is not inside the payload
+   */
+  void changed(long at, long bytes);
+
+  /**
    * Marks the file as being changed and forces the mark to the storage device, so that a file
    * whose writer stops before its next {@link #seal} is refused.
    *
@@ -66,14 +78,16 @@ public interface MappedPayload {
 
   /**
    * Forces what was written through {@link #write}, computes and writes the file's checksum, and
-   * marks the file consistent. The variant forces its own mappings first.
+   * marks the file consistent. The variant forces its own mappings first. The checksum is
+   * updated from what changed ({@link #changed}, {@link #write}) since the last seal: only
+   * those parts of the file, and parts never read before, are read.
    *
    * @throws IOException if writing fails
    */
   void seal() throws IOException;
 
   /**
-   * Reads the whole file and compares it with its checksum.
+   * Reads the whole file, whatever is known of it, and compares it with its checksum.
    *
    * @throws dev.cuckoo.CorruptFilterException if they differ
    * @throws IOException if reading fails

@@ -579,26 +579,29 @@ public abstract class CuckooFilterContractTest {
   @Test
   void aFilterTheHeapCannotHoldIsRefusedNamingOneThatFits() {
     SpecSchema schema = CuckooFilters.provider(variant()).schema();
-    // The widest fingerprints: at its largest capacity such a table nears the most one array holds.
+    // The widest fingerprints: at its largest capacity on the heap such a table nears the most one array holds.
     FilterSpec resolved = null;
+    java.util.OptionalLong needed = null;
     for (long capacity = schema.maxCapacity(); resolved == null; capacity = capacity / 4 * 3) {
       try {
-        resolved = CuckooFilters.provider(variant()).validate(FilterSpec.builder(variant()).capacity(capacity)
-            .fingerprintBits(schema.maxFingerprintBits()).build());
-      } catch (IllegalArgumentException tooLargeForThisShape) {
-        // the largest capacity is another shape's
+        FilterSpec candidate = CuckooFilters.provider(variant()).validate(FilterSpec.builder(variant())
+            .capacity(capacity).fingerprintBits(schema.maxFingerprintBits()).build());
+        needed = CuckooFilters.provider(variant()).memoryToCreate(candidate);
+        resolved = candidate;
+      } catch (IllegalArgumentException tooLargeForThisShapeOrTheHeap) {
+        // the largest capacity is another shape's, or a file's
       }
     }
-    java.util.OptionalLong needed = CuckooFilters.provider(variant()).memoryToCreate(resolved);
     long max = Runtime.getRuntime().maxMemory();
     if (needed.isEmpty() || needed.getAsLong() <= max) {
       return;
     }
     FilterSpec spec = resolved;
+    long bytes = needed.getAsLong();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.create(spec),
-        () -> "a filter of " + needed.getAsLong() + " bytes was created in a heap of " + max);
+        () -> "a filter of " + bytes + " bytes was created in a heap of " + max);
     String m = e.getMessage();
-    assertTrue(m.contains(needed.getAsLong() + " bytes") && m.contains(max + " bytes") && m.contains("-Xmx"), m);
+    assertTrue(m.contains(bytes + " bytes") && m.contains(max + " bytes") && m.contains("-Xmx"), m);
     java.util.regex.Matcher fits = java.util.regex.Pattern.compile("(" + java.util.regex.Pattern.quote(variant()) + "\\?\\S+) fits").matcher(m);
     assertTrue(fits.find(), "no config that fits in: " + m);
     FilterSpec smaller = CuckooFilters.provider(variant()).validate(FilterSpec.parse(fits.group(1)));

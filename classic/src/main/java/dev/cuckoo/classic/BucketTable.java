@@ -2,6 +2,7 @@ package dev.cuckoo.classic;
 
 import dev.cuckoo.engine.CuckooTable;
 import dev.cuckoo.engine.PartialKeyHashing;
+import dev.cuckoo.engine.TablePayload;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 
@@ -18,8 +19,8 @@ import java.io.IOException;
  * fingerprint: no value rides beside it.
  */
 abstract sealed class BucketTable implements CuckooTable permits ByteBucketTable, WordBucketTable {
-  /** The most longs one table may hold: Java arrays stop a little below 2^31 elements. */
-  static final long MAX_WORDS = Integer.MAX_VALUE - 8;
+  /** The most longs a table on the heap may hold: one array. */
+  static final long MAX_WORDS = TablePayload.MAX_HEAP_WORDS;
   /** The most buckets {@link ByteBucketTable} holds, one {@code int} each. */
   static final long MAX_INT_BUCKETS = Integer.MAX_VALUE - 8;
 

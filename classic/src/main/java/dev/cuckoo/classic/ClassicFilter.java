@@ -51,9 +51,11 @@ abstract sealed class ClassicFilter extends TableFilter
    * @param spec the resolved spec
    * @return the filter
    * @throws IllegalArgumentException for a shape that wastes memory, fingerprints so short for
-   *     the capacity that a wider one takes less ({@link CuckooSizing#bucketCountForNewTable})
+   *     the capacity that a wider one takes less ({@link CuckooSizing#bucketCountForNewTable}),
+   *     or a table larger than one array holds ({@link #requireHeapTable})
    */
   static ClassicFilter of(FilterSpec spec) {
+    requireHeapTable(spec);
     int slots = spec.bucketSize().getAsInt();
     int bits = spec.fingerprintBits().getAsInt();
     BucketTable table = BucketTable.create(newBucketCount(spec), slots, bits);
@@ -64,11 +66,38 @@ abstract sealed class ClassicFilter extends TableFilter
    * @param spec the resolved spec
    * @return the bytes the table of a new filter of that spec takes
    * @throws IllegalArgumentException as {@link #of(FilterSpec)} does for a shape that wastes
-   *     memory ({@link CuckooSizing#bucketCountForNewTable})
+   *     memory ({@link CuckooSizing#bucketCountForNewTable}) or a table too large for the heap
    */
   static long tableBytes(FilterSpec spec) {
+    requireHeapTable(spec);
     return Long.BYTES * BucketTable.allocatedWords(newBucketCount(spec), spec.bucketSize().getAsInt(),
         spec.fingerprintBits().getAsInt());
+  }
+
+  /**
+   * Refuses a spec whose table is more than one array on the heap holds: such a filter lives in
+   * a file.
+   *
+   * @param spec the resolved spec
+   * @throws IllegalArgumentException naming the largest capacity the heap takes at that shape,
+   *     and {@code CuckooFilters.createFile} and {@code open}
+   */
+  static void requireHeapTable(FilterSpec spec) {
+    long capacity = spec.capacity().getAsLong();
+    int slots = spec.bucketSize().getAsInt();
+    int bits = spec.fingerprintBits().getAsInt();
+    long max = ClassicProvider.maxCapacity(slots, bits);
+    // The bound is for one table: a sharded one is sized with slack per shard, so its words are
+    // checked too.
+    if (capacity > max || BucketTable.allocatedWords(newBucketCount(spec), slots, bits) > BucketTable.MAX_WORDS) {
+      throw TablePayload.tooLargeForHeap(ClassicProvider.NAME, capacity, ClassicProvider.shape(slots, bits)
+          + shardsText(spec), max);
+    }
+  }
+
+  private static String shardsText(FilterSpec spec) {
+    int shards = ShardedTable.shardsOf(spec);
+    return shards > 1 ? " (less in " + shards + " shards)" : "";
   }
 
   static long newBucketCount(FilterSpec spec) {
@@ -88,6 +117,7 @@ abstract sealed class ClassicFilter extends TableFilter
     int bits = spec.fingerprintBits().getAsInt();
     int shards = ShardedTable.shardsOf(spec);
     long shardBuckets = newBucketCount(spec) / shards;
+    TableShard.requireHeapShard(spec, BucketTable.allocatedWords(shardBuckets, slots, bits), BucketTable.MAX_WORDS);
     BucketTable table = BucketTable.create(shardBuckets, slots, bits);
     return new TableShard(spec, ShardedTable.shard(table, shards, index, bits, table.tableBytes()),
         BucketTable.payloadWords(shardBuckets, slots, bits), table::writePayloadWords);
@@ -165,7 +195,7 @@ abstract sealed class ClassicFilter extends TableFilter
 
   @Override
   protected long payloadLength() {
-    return ClassicPayload.length(table(), stash);
+    return ClassicPayload.length(table());
   }
 
   @Override
@@ -298,7 +328,7 @@ abstract sealed class ClassicFilter extends TableFilter
 
     @Override
     public void verify() throws IOException {
-      verifyFile(table.bucketCount * table.slots * table.bits, table.occupiedSlots());
+      verifyFile(table.tailIsClear(), table.occupiedSlots());
     }
   }
 

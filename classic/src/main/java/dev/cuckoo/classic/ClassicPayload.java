@@ -24,9 +24,9 @@ import java.io.IOException;
 final class ClassicPayload {
   private ClassicPayload() {}
 
-  /** @return the bytes {@link #write} writes for this table and stash */
-  static long length(BucketTable table, FingerprintStash stash) {
-    return TablePayload.length(BucketTable.payloadWords(table.bucketCount, table.slots, table.bits), stash);
+  /** @return the bytes {@link #write} writes for this table, whatever its stash holds */
+  static long length(BucketTable table) {
+    return TablePayload.alignedLength(BucketTable.payloadWords(table.bucketCount, table.slots, table.bits));
   }
 
   /** Writes the payload of a filter of this spec holding {@code items} in this table and stash. */
@@ -53,8 +53,11 @@ final class ClassicPayload {
    * @return the filter
    * @throws CorruptFilterException if anything disagrees
    * @throws IOException if reading fails
+   * @throws IllegalArgumentException if the table is more than the heap holds ({@link
+   *     ClassicFilter#requireHeapTable}): such a file is mapped, not read
    */
   static ClassicFilter read(FilterSpec spec, PayloadInput in) throws IOException {
+    ClassicFilter.requireHeapTable(spec);
     int slots = spec.bucketSize().getAsInt();
     int bits = spec.fingerprintBits().getAsInt();
     TablePayload.Contents contents = TablePayload.read(in, ClassicProvider.NAME, spec.capacity().getAsLong(), slots,

@@ -8,7 +8,7 @@ import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
-import dev.cuckoo.engine.ShardedTable;
+import dev.cuckoo.engine.TablePayload;
 import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.MappedPayload;
@@ -44,9 +44,11 @@ import java.util.OptionalLong;
  *       wider fingerprint would take less than half as many bits (4-bit fingerprints in buckets
  *       of 1 for more than about 4,000 keys, say: the message names the width to use); with buckets of 4
  *       and {@code f >= 8}, at most {@code f / 0.95} bits per key in all from 20,000 keys up;
- *   <li>the table is not rounded to a power of two and may hold more than 2^31 slots; it is one
- *       {@code long[]}, which bounds the capacity: from about 3·10^10 keys with 4-bit
- *       fingerprints to about 2·10^9 with 32-bit ones;
+ *   <li>the table is not rounded to a power of two and may hold more than 2^31 slots; on the
+ *       heap it is one {@code long[]}, which bounds the capacity: from about 3·10^10 keys with
+ *       4-bit fingerprints to about 2·10^9 with 32-bit ones. In a file ({@code
+ *       CuckooFilters.createFile}, {@code open}) it may be as large as the file system allows;
+ *       {@code create} and {@code read} refuse a filter larger than the heap's bound, naming them;
  *   <li>a refused add changes nothing; a few keys that no arrangement of the table can hold
  *       wait in a stash of 8 slots, which lookups, counts and removes also search;
  *   <li>{@code capacity()} is the configured capacity; {@code slots()} counts the table's slots
@@ -113,7 +115,9 @@ public final class ClassicProvider implements FilterProvider {
 
   /**
    * Applies the schema, then checks that the table of that capacity, width and bucket size fits
-   * in one array.
+   * in a file ({@link TablePayload#MAX_MAPPED_WORDS}). Whether it also fits on the heap, in one
+   * array, is checked where a filter is made on the heap: {@link #create} and {@link #read}
+   * refuse a larger one, naming {@code CuckooFilters.createFile} and {@code open}.
    *
    * @throws IllegalArgumentException naming the key, the value and what is allowed
    */
@@ -123,24 +127,23 @@ public final class ClassicProvider implements FilterProvider {
     long capacity = resolved.capacity().getAsLong();
     int bits = resolved.fingerprintBits().getAsInt();
     int slots = resolved.bucketSize().getAsInt();
-    long max = maxCapacity(slots, bits);
+    long max = maxMappedCapacity(slots, bits);
     if (capacity > max) {
       throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, NAME,
-          "1.." + max + " with " + FilterSpec.FINGERPRINT_BITS + "=" + bits + " and "
-              + FilterSpec.BUCKET_SIZE + "=" + slots + " (the table is one array of at most "
-              + BucketTable.MAX_WORDS + " longs)");
-    }
-    int shards = ShardedTable.shardsOf(resolved);
-    if (shards > 1 && ClassicFilter.tableBytes(resolved) > BucketTable.MAX_WORDS * Long.BYTES) {
-      throw ConfigValues.outOfRange(FilterSpec.SHARDS, shards, NAME, "1.." + CuckooSizing.MAX_SHARDS + ", but capacity="
-          + capacity + " in " + shards + " shards, each sized with slack, takes more than one array of "
-          + BucketTable.MAX_WORDS + " longs; use fewer shards or a smaller capacity");
+          "1.." + max + " with " + shape(slots, bits) + " (the table, in a file, is at most "
+              + TablePayload.MAX_MAPPED_WORDS + " longs)");
     }
     return resolved;
   }
 
+  /** @return the shape as a refusal names it */
+  static String shape(int slots, int bits) {
+    return FilterSpec.FINGERPRINT_BITS + "=" + bits + " and " + FilterSpec.BUCKET_SIZE + "=" + slots;
+  }
+
   /**
-   * The largest capacity of a filter of this shape: its table must fit in one Java array.
+   * The largest capacity of a filter of this shape on the heap: its table must fit in one Java
+   * array.
    *
    * @param bucketSize 1, 2, 4 or 8
    * @param fingerprintBits 4..32
@@ -148,13 +151,29 @@ public final class ClassicProvider implements FilterProvider {
    * @throws IllegalArgumentException for a shape this variant does not support
    */
   static long maxCapacity(int bucketSize, int fingerprintBits) {
+    return maxCapacity(bucketSize, fingerprintBits, BucketTable.MAX_WORDS);
+  }
+
+  /**
+   * The largest capacity of a filter of this shape in a file ({@code CuckooFilters.createFile}).
+   *
+   * @param bucketSize 1, 2, 4 or 8
+   * @param fingerprintBits 4..32
+   * @return the largest capacity allowed
+   * @throws IllegalArgumentException for a shape this variant does not support
+   */
+  static long maxMappedCapacity(int bucketSize, int fingerprintBits) {
+    return maxCapacity(bucketSize, fingerprintBits, TablePayload.MAX_MAPPED_WORDS);
+  }
+
+  private static long maxCapacity(int bucketSize, int fingerprintBits, long maxWords) {
     if (!isShape(bucketSize, fingerprintBits)) {
       throw new IllegalArgumentException(
           "no classic filter has bucketSize=" + bucketSize + " and fingerprintBits=" + fingerprintBits);
     }
-    // allocatedWords = ceil(buckets · slots · bits / 64) + padding <= MAX_WORDS
+    // allocatedWords = ceil(buckets · slots · bits / 64) + padding <= maxWords
     long padding = BucketTable.maxPaddingWords(bucketSize, fingerprintBits);
-    long maxBuckets = (BucketTable.MAX_WORDS - padding) * Long.SIZE / ((long) bucketSize * fingerprintBits);
+    long maxBuckets = (maxWords - padding) * Long.SIZE / ((long) bucketSize * fingerprintBits);
     return CuckooSizing.maxCapacity(bucketSize, fingerprintBits, maxBuckets);
   }
 
@@ -166,7 +185,7 @@ public final class ClassicProvider implements FilterProvider {
   private static long largestCapacity() {
     long max = 1;
     for (int slots : BUCKET_SIZES) {
-      max = Math.max(max, maxCapacity(slots, MIN_BITS));
+      max = Math.max(max, maxMappedCapacity(slots, MIN_BITS));
     }
     return max;
   }

@@ -23,11 +23,18 @@ final class ShortBucketTable extends WordBucketTable {
 
   @Override
   public boolean contains(long bucket1, long bucket2, int fingerprint) {
-    long pattern = fingerprint * LO;
     // Both words are loaded before either is tested, so the two cache misses overlap.
-    long x1 = words[(int) bucket1] ^ pattern;
-    long x2 = words[(int) bucket2] ^ pattern;
-    return SwarLanes.anyZero(x1, x2, LO, HI) != 0;
+    return eitherHolds(words[(int) bucket1], words[(int) bucket2], fingerprint);
+  }
+
+  /**
+   * The test of a 16-bit lookup, wherever the words lie ({@link MappedBucketTable} too).
+   *
+   * @return whether either of two buckets' words holds the fingerprint in one of its lanes
+   */
+  static boolean eitherHolds(long word1, long word2, int fingerprint) {
+    long pattern = fingerprint * LO;
+    return SwarLanes.anyZero(word1 ^ pattern, word2 ^ pattern, LO, HI) != 0;
   }
 
   /**

@@ -161,13 +161,17 @@ class ClassicFilterTest {
   }
 
   @Test
-  void capacitiesBeyondOneArrayAreRejectedWithTheLimit() {
+  void capacitiesBeyondOneArrayAreRefusedOnTheHeapWithTheLimitAndTheFileToUse() {
     long max = ClassicProvider.maxCapacity(4, 32);
     CuckooFilters.provider("classic").validate(dev.cuckoo.FilterSpec.parse("classic?capacity=" + max + "&fingerprintBits=32"));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CuckooFilters.create("classic?capacity=" + (max + 1) + "&fingerprintBits=32"));
     assertTrue(e.getMessage().contains("capacity=" + (max + 1)) && e.getMessage().contains("classic")
         && e.getMessage().contains("1.." + max), e.getMessage());
+    // A file holds it: the message says so, and the spec is valid.
+    assertTrue(e.getMessage().contains("CuckooFilters.createFile") && e.getMessage().contains("CuckooFilters.open"),
+        e.getMessage());
+    CuckooFilters.provider("classic").validate(dev.cuckoo.FilterSpec.parse("classic?capacity=" + (max + 1) + "&fingerprintBits=32"));
     long words = BucketTable.allocatedWords(CuckooSizing.bucketCount(max, 4, 32), 4, 32);
     assertTrue(words <= BucketTable.MAX_WORDS && words > BucketTable.MAX_WORDS - 64, words + " words");
     // The largest 8-bit table has more buckets than an int[] holds: it is packed, with padding.

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.testkit.MappedFileChild;
+import dev.cuckoo.testkit.TestSeed;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +34,58 @@ class ClassicMappedHugeTest {
     try (MappedFilter f = CuckooFilters.open(file)) {
       assertTrue(f.slots() > 1L << 32, "slots: " + f.slots());
       assertEquals(20000, f.size());
+    }
+  }
+
+  /**
+   * An 8-bit classic filter whose table is more than 2^31 words (24 GB, sparse), more than one
+   * Java array holds: created in a file, filled with keys whose first buckets lie past word 2^31,
+   * among the last buckets and anywhere, forced, closed and reopened read-only; every key is
+   * found. The heap never holds the table.
+   */
+  @Test
+  void aTableOfMoreWordsThanAnArrayHoldsIsBuiltInAFileAndReopened() throws Exception {
+    Path file = dir.resolve("past-one-array.cuckoo");
+    String config = "classic?capacity=23000000000&fingerprintBits=8&bucketSize=4";
+    SplittableRandom r = TestSeed.random("a table past 2^31 words");
+    List<Long> keys = new ArrayList<>();
+    try (MappedFilter f = CuckooFilters.createFile(config, file)) {
+      BucketTable table = ((ClassicFilter) f).table();
+      long words = BucketTable.payloadWords(table.bucketCount, table.slots, table.bits);
+      assertTrue(words > Integer.MAX_VALUE, words + " words");
+      long pastOneArray = (1L << 37) / ((long) table.slots * table.bits); // its bits start past word 2^31
+      long last = table.bucketCount - table.bucketCount / 1000;
+      int past = 0;
+      int end = 0;
+      int anywhere = 0;
+      // Few keys: each first touches a page of the sparse file, which the file system allocates.
+      while (past < 300 || end < 30 || anywhere < 300) {
+        long key = r.nextLong();
+        long bucket = table.bucketIndex(f.spec().hashStrategy().hashLong(key));
+        if (bucket >= last && end < 30) {
+          end++;
+        } else if (bucket >= pastOneArray && bucket < last && past < 300) {
+          past++;
+        } else if (anywhere < 300) {
+          anywhere++;
+        } else {
+          continue;
+        }
+        keys.add(key);
+      }
+      for (int i = 0; i < keys.size(); i++) {
+        long key = keys.get(i);
+        assertTrue(f.add(key), () -> "add of key " + key + "; " + TestSeed.rerun());
+        if (i == keys.size() / 2) {
+          f.force();
+        }
+      }
+    }
+    try (MappedFilter g = CuckooFilters.open(file)) {
+      assertEquals(keys.size(), g.size(), TestSeed.rerun());
+      for (long key : keys) {
+        assertTrue(g.mightContain(key), () -> "key " + key + " not found after reopening; " + TestSeed.rerun());
+      }
     }
   }
 }

@@ -111,18 +111,18 @@ public final class MappedTable {
    *
    * @param items the items the filter counts
    * @param held the fingerprints the table and the stash hold, counted slot by slot
-   * @param usedBits the bits of the table's bit string its slots take: every bit after them must be zero
+   * @param tailIsClear whether every bit of the table after its last slot is zero
    * @throws CorruptFilterException if anything differs
    * @throws IOException if reading fails
    */
-  void verify(long items, long held, long usedBits) throws IOException {
+  void verify(long items, long held, boolean tailIsClear) throws IOException {
     requireOpen();
     payload.verifyChecksum();
     if (held != items) {
       throw new CorruptFilterException(payload.path() + ": " + variant + " payload declares " + items
           + " items, but its table and stash hold " + held + " fingerprints");
     }
-    if (!words.isClearFrom(usedBits)) {
+    if (!tailIsClear) {
       throw new CorruptFilterException(payload.path() + ": " + variant + " payload has bits set after the last slot"
           + " of its table");
     }

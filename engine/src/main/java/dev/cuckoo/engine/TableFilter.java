@@ -123,17 +123,18 @@ public abstract class TableFilter extends AbstractCuckooFilter {
    * Checks a mapped filter's file: its checksum, and the items against the table's and the
    * stash's fingerprints.
    *
-   * @param usedBits the bits of the table's bit string its slots take
+   * @param tailIsClear whether the bits after the table's last slot are zeros, as the table
+   *     checks them (its own {@code tailIsClear}, which the read path asks too)
    * @param tableOccupied the table's slots in use, as the table counts them (its own
    *     {@code occupiedSlots}, which the read path checks the items against too)
    * @throws IOException if reading fails or anything differs
    */
-  protected final void verifyFile(long usedBits, long tableOccupied) throws IOException {
+  protected final void verifyFile(boolean tailIsClear, long tableOccupied) throws IOException {
     MappedTable keeper = file();
     if (keeper.writable()) {
       force();
     }
-    keeper.verify(store.size(), stash.size() + tableOccupied, usedBits);
+    keeper.verify(store.size(), stash.size() + tableOccupied, tailIsClear);
   }
 
   /** @return the table */

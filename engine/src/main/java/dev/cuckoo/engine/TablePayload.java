@@ -1,6 +1,8 @@
 package dev.cuckoo.engine;
 
 import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.PayloadOutput;
@@ -60,8 +62,34 @@ public final class TablePayload {
   public static final int LEGACY_LAYOUT = 1;
   /** Bytes of the payload before the table's words. */
   public static final int HEADER_BYTES = Integer.BYTES + 3 * Long.BYTES;
+  /** The most longs a table on the heap may take: one Java array, which stops a little below 2^31 elements. */
+  public static final long MAX_HEAP_WORDS = Integer.MAX_VALUE - 8;
+  /**
+   * The most longs a table mapped from a file ({@link MappedWords}) may take: 2^56, so that its
+   * bit offsets and its length in bytes fit a long with room to spare. File systems stop well
+   * below it; creating a file larger than one allows fails with its {@code IOException}.
+   */
+  public static final long MAX_MAPPED_WORDS = 1L << 56;
 
   private TablePayload() {}
+
+  /**
+   * The refusal of a filter on the heap whose table would be more than one array holds ({@link
+   * #MAX_HEAP_WORDS}), for a spec whose table a file can hold: it names the largest capacity the
+   * heap takes at that shape and how to have the larger filter.
+   *
+   * @param variant the variant
+   * @param capacity the spec's capacity
+   * @param shape the rest of the shape, as {@code fingerprintBits=8 and bucketSize=4}
+   * @param maxHeapCapacity the largest capacity whose table one array holds at that shape
+   * @return the exception to throw
+   */
+  public static IllegalArgumentException tooLargeForHeap(String variant, long capacity, String shape,
+      long maxHeapCapacity) {
+    return ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, variant, "1.." + maxHeapCapacity + " with " + shape
+        + " for a filter on the heap, whose table is one array of at most " + MAX_HEAP_WORDS + " longs; a larger"
+        + " table lives in a file: CuckooFilters.createFile builds it, CuckooFilters.open maps its file");
+  }
 
   /** Writes a table's words in the variant's layout. */
   @FunctionalInterface
@@ -75,16 +103,8 @@ public final class TablePayload {
 
   /**
    * @param tableWords W, the table's longs
-   * @param stash the stash
-   * @return the bytes {@link #write} writes
-   */
-  public static long length(long tableWords, FingerprintStash stash) {
-    return alignedLength(tableWords);
-  }
-
-  /**
-   * @param tableWords W, the table's longs
-   * @return the bytes of an aligned payload (layout 3) with that table, whatever its stash holds
+   * @return the bytes of an aligned payload (layout 3) with that table, whatever its stash holds:
+   *     what {@link #write} writes
    */
   public static long alignedLength(long tableWords) {
     return STATE_BYTES + tableWords * Long.BYTES;
@@ -94,7 +114,7 @@ public final class TablePayload {
    * Writes the payload, in the layout whose sizing gives the table's bucket count: layout 2, or
    * layout 1 for a table read from a layout 1 file, which keeps its size for as long as it lives.
    *
-   * @param out where to write {@link #length} bytes
+   * @param out where to write {@link #alignedLength} bytes
    * @param capacity the spec's capacity
    * @param slots the slots per bucket
    * @param fingerprintBits the fingerprint width

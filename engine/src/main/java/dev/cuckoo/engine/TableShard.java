@@ -141,6 +141,25 @@ public final class TableShard implements FilterShard {
   }
 
   /** The stream without its close: writing a shard leaves the caller's stream open. */
+  /**
+   * Refuses a shard whose table is more than one array holds: a shard is built on the heap of
+   * one task, even when the joined filter is a file past any array.
+   *
+   * @param spec the whole filter's resolved spec
+   * @param shardWords the words one shard's table takes
+   * @param maxWords the most one array of the variant's table holds
+   * @throws IllegalArgumentException naming the shard count that would do
+   */
+  public static void requireHeapShard(FilterSpec spec, long shardWords, long maxWords) {
+    if (shardWords > maxWords) {
+      int shards = ShardedTable.shardsOf(spec);
+      long enough = Math.min(CuckooSizing.MAX_SHARDS, (long) shards * (shardWords / maxWords + 1));
+      throw new IllegalArgumentException("a shard of " + spec + " takes " + shardWords + " longs, more than the "
+          + maxWords + " one array holds, and a shard is built on the heap: give " + FilterSpec.SHARDS + "="
+          + enough + " or more");
+    }
+  }
+
   private static OutputStream unclosed(OutputStream out) {
     return new FilterOutputStream(out) {
       @Override

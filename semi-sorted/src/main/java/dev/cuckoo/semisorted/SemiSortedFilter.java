@@ -1,6 +1,5 @@
 package dev.cuckoo.semisorted;
 
-import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
@@ -54,6 +53,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
    * @return the filter
    */
   static SemiSortedFilter of(FilterSpec spec) {
+    requireHeapTable(spec);
     SemiSortedTable table = SemiSortedTable.create(newBucketCount(spec), spec.fingerprintBits().getAsInt());
     return of(spec, table, new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0);
   }
@@ -63,7 +63,28 @@ abstract sealed class SemiSortedFilter extends TableFilter
    * @return the bytes the table of a new filter of that spec takes
    */
   static long tableBytes(FilterSpec spec) {
+    requireHeapTable(spec);
     return Long.BYTES * SemiSortedTable.allocatedWords(newBucketCount(spec), spec.fingerprintBits().getAsInt());
+  }
+
+  /**
+   * Refuses a spec whose table is more than one array on the heap holds: such a filter lives in
+   * a file.
+   *
+   * @param spec the resolved spec
+   * @throws IllegalArgumentException naming the largest capacity the heap takes at that width,
+   *     and {@code CuckooFilters.createFile} and {@code open}
+   */
+  static void requireHeapTable(FilterSpec spec) {
+    long capacity = spec.capacity().getAsLong();
+    int bits = spec.fingerprintBits().getAsInt();
+    long max = SemiSortedProvider.maxCapacity(bits);
+    // The bound is for one table: a sharded one is sized with slack per shard, so its words are
+    // checked too.
+    if (capacity > max || SemiSortedTable.allocatedWords(newBucketCount(spec), bits) > SemiSortedTable.MAX_WORDS) {
+      throw TablePayload.tooLargeForHeap(SemiSortedProvider.NAME, capacity, FilterSpec.FINGERPRINT_BITS + "=" + bits,
+          max);
+    }
   }
 
   static long newBucketCount(FilterSpec spec) {
@@ -82,6 +103,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
     int bits = spec.fingerprintBits().getAsInt();
     int shards = ShardedTable.shardsOf(spec);
     long shardBuckets = newBucketCount(spec) / shards;
+    TableShard.requireHeapShard(spec, SemiSortedTable.allocatedWords(shardBuckets, bits), SemiSortedTable.MAX_WORDS);
     SemiSortedTable table = SemiSortedTable.create(shardBuckets, bits);
     long words = SemiSortedTable.payloadWords(shardBuckets, bits);
     return new TableShard(spec, ShardedTable.shard(table, shards, index, bits, table.tableBytes()), words,
@@ -158,7 +180,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
 
   @Override
   protected long payloadLength() {
-    return SemiSortedPayload.length(table(), stash);
+    return SemiSortedPayload.length(table());
   }
 
   @Override
@@ -238,14 +260,8 @@ abstract sealed class SemiSortedFilter extends TableFilter
     /** {@inheritDoc} Every bucket's code and order too, which opening does not check. */
     @Override
     public void verify() throws IOException {
-      verifyFile(table.bucketCount * table.bucketBits, table.occupiedSlots());
-      for (long b = 0; b < table.bucketCount; b++) {
-        if (!table.isCanonical(b)) {
-          throw new CorruptFilterException(path() + ": " + SemiSortedProvider.NAME + " payload bucket " + b
-              + " is not a semi-sorted bucket: its code is above " + (SemiSortCodec.CODES - 1)
-              + " or its fingerprints are out of order");
-        }
-      }
+      verifyFile(table.tailIsClear(), table.occupiedSlots());
+      SemiSortedPayload.requireCanonical(table, path() + ": " + SemiSortedProvider.NAME);
     }
   }
 

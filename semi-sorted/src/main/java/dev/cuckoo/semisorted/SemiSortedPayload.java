@@ -25,9 +25,9 @@ import java.io.IOException;
 final class SemiSortedPayload {
   private SemiSortedPayload() {}
 
-  /** @return the bytes {@link #write} writes for this table and stash */
-  static long length(SemiSortedTable table, FingerprintStash stash) {
-    return TablePayload.length(SemiSortedTable.payloadWords(table.bucketCount, table.bits), stash);
+  /** @return the bytes {@link #write} writes for this table, whatever its stash holds */
+  static long length(SemiSortedTable table) {
+    return TablePayload.alignedLength(SemiSortedTable.payloadWords(table.bucketCount, table.bits));
   }
 
   /** Writes the payload of a filter of this spec holding {@code items} in this table and stash. */
@@ -58,6 +58,7 @@ final class SemiSortedPayload {
    * @throws IOException if reading fails
    */
   static SemiSortedFilter read(FilterSpec spec, PayloadInput in) throws IOException {
+    SemiSortedFilter.requireHeapTable(spec);
     String name = SemiSortedProvider.NAME;
     int bits = spec.fingerprintBits().getAsInt();
     TablePayload.Contents contents = TablePayload.read(in, name, spec.capacity().getAsLong(), SemiSortedTable.SLOTS,
@@ -67,15 +68,26 @@ final class SemiSortedPayload {
     if (!table.tailIsClear()) {
       throw new CorruptFilterException(name + " payload has bits set after the last bucket of its table");
     }
-    for (long b = 0; b < buckets; b++) {
+    requireCanonical(table, name);
+    TablePayload.requireItems(name, contents, table.occupiedSlots());
+    return SemiSortedFilter.of(spec, table, contents.stash(), contents.items());
+  }
+
+  /**
+   * Checks that every bucket of a table is a semi-sorted bucket, as this class writes them.
+   *
+   * @param table the table
+   * @param where what the message begins with: the variant, or the file and the variant
+   * @throws CorruptFilterException naming the first bucket that is not
+   */
+  static void requireCanonical(SemiSortedTable table, String where) throws CorruptFilterException {
+    for (long b = 0; b < table.bucketCount; b++) {
       if (!table.isCanonical(b)) {
         throw new CorruptFilterException(
-            name + " payload bucket " + b + " is not a semi-sorted bucket: its code is above "
+            where + " payload bucket " + b + " is not a semi-sorted bucket: its code is above "
                 + (SemiSortCodec.CODES - 1) + " or its fingerprints are out of order");
       }
     }
-    TablePayload.requireItems(name, contents, table.occupiedSlots());
-    return SemiSortedFilter.of(spec, table, contents.stash(), contents.items());
   }
 
   /** @return the bytes of the payload of a new filter of the spec in a mapped file */

@@ -8,7 +8,7 @@ import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.engine.CuckooSizing;
-import dev.cuckoo.engine.ShardedTable;
+import dev.cuckoo.engine.TablePayload;
 import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.MappedPayload;
@@ -42,8 +42,11 @@ import java.util.List;
  *       refuses its first key at a load of about 0.97;
  *   <li>a false-positive rate of at most {@code 8/2^f}, the same as a classic filter with the
  *       same fingerprints and buckets of 4: semi-sorting loses no information;
- *   <li>the table is not rounded to a power of two and may hold more than 2^31 slots; it is one
- *       {@code long[]}, which bounds the capacity (about 4·10^9 keys with 16-bit fingerprints);
+ *   <li>the table is not rounded to a power of two and may hold more than 2^31 slots; on the
+ *       heap it is one {@code long[]}, which bounds the capacity (about 4·10^9 keys with 16-bit
+ *       fingerprints). In a file ({@code CuckooFilters.createFile}, {@code open}) it may be as
+ *       large as the file system allows; {@code create} and {@code read} refuse a filter larger
+ *       than the heap's bound, naming them;
  *   <li>a refused add changes nothing; a few keys that no arrangement of the table can hold
  *       wait in a stash of 8 slots, which lookups, counts and removes also search; the same key
  *       can be added 8 times (both its buckets full) before the stash is needed;
@@ -68,7 +71,7 @@ public final class SemiSortedProvider implements FilterProvider {
 
   private static final SpecSchema SCHEMA =
       SpecSchema.builder(NAME)
-          .capacity(1, maxCapacity(SemiSortedTable.MIN_BITS))
+          .capacity(1, maxMappedCapacity(SemiSortedTable.MIN_BITS))
           .fingerprintBits(SemiSortedTable.MIN_BITS, SemiSortedTable.MAX_BITS, 16)
           .bucketSizes(SemiSortedTable.SLOTS, SemiSortedTable.SLOTS)
           .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
@@ -106,7 +109,10 @@ public final class SemiSortedProvider implements FilterProvider {
 
   /**
    * Rejects any bucket size but 4 with the reason, applies the schema, then checks that the
-   * table of that capacity and width fits in one array.
+   * table of that capacity and width fits in a file ({@link TablePayload#MAX_MAPPED_WORDS}).
+   * Whether it also fits on the heap, in one array, is checked where a filter is made on the
+   * heap: {@link #create} and {@link #read} refuse a larger one, naming {@code
+   * CuckooFilters.createFile} and {@code open}.
    *
    * @throws IllegalArgumentException naming the key, the value and what is allowed
    */
@@ -120,30 +126,39 @@ public final class SemiSortedProvider implements FilterProvider {
     FilterSpec resolved = SCHEMA.resolve(spec);
     long capacity = resolved.capacity().getAsLong();
     int bits = resolved.fingerprintBits().getAsInt();
-    long max = maxCapacity(bits);
+    long max = maxMappedCapacity(bits);
     if (capacity > max) {
       throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, NAME,
           "1.." + max + " with " + FilterSpec.FINGERPRINT_BITS + "=" + bits
-              + " (the table is one array of at most " + SemiSortedTable.MAX_WORDS + " longs)");
-    }
-    int shards = ShardedTable.shardsOf(resolved);
-    if (shards > 1 && SemiSortedFilter.tableBytes(resolved) > SemiSortedTable.MAX_WORDS * Long.BYTES) {
-      throw ConfigValues.outOfRange(FilterSpec.SHARDS, shards, NAME, "1.." + CuckooSizing.MAX_SHARDS + ", but capacity="
-          + capacity + " in " + shards + " shards, each sized with slack, takes more than one array of "
-          + SemiSortedTable.MAX_WORDS + " longs; use fewer shards or a smaller capacity");
+              + " (the table, in a file, is at most " + TablePayload.MAX_MAPPED_WORDS + " longs)");
     }
     return resolved;
   }
 
   /**
-   * The largest capacity of a filter with this width: its table must fit in one Java array.
+   * The largest capacity of a filter with this width on the heap: its table must fit in one
+   * Java array.
    *
    * @param fingerprintBits 5..32
    * @return the largest capacity allowed
    */
   static long maxCapacity(int fingerprintBits) {
-    // allocatedWords = ceil(buckets · (4f - 4) / 64) + 1 <= MAX_WORDS
-    long maxBuckets = (SemiSortedTable.MAX_WORDS - 1) * Long.SIZE / SemiSortedTable.bucketBits(fingerprintBits);
+    return maxCapacity(fingerprintBits, SemiSortedTable.MAX_WORDS);
+  }
+
+  /**
+   * The largest capacity of a filter with this width in a file ({@code CuckooFilters.createFile}).
+   *
+   * @param fingerprintBits 5..32
+   * @return the largest capacity allowed
+   */
+  static long maxMappedCapacity(int fingerprintBits) {
+    return maxCapacity(fingerprintBits, TablePayload.MAX_MAPPED_WORDS);
+  }
+
+  private static long maxCapacity(int fingerprintBits, long maxWords) {
+    // allocatedWords = ceil(buckets · (4f - 4) / 64) + 1 <= maxWords
+    long maxBuckets = (maxWords - 1) * Long.SIZE / SemiSortedTable.bucketBits(fingerprintBits);
     return CuckooSizing.maxCapacity(SemiSortedTable.SLOTS, fingerprintBits, maxBuckets);
   }
 

@@ -50,8 +50,8 @@ abstract sealed class SemiSortedTable implements CuckooTable
    *     Better Than Bloom", CoNEXT 2014.
    */
 
-  /** The most longs one table may hold: Java arrays stop a little below 2^31 elements. */
-  static final long MAX_WORDS = Integer.MAX_VALUE - 8;
+  /** The most longs a table on the heap may hold: one array. */
+  static final long MAX_WORDS = dev.cuckoo.engine.TablePayload.MAX_HEAP_WORDS;
   /** Slots per bucket: semi-sorting encodes exactly four nibbles. */
   static final int SLOTS = 4;
   /** The narrowest and widest fingerprints: at least one high bit, and an int. */

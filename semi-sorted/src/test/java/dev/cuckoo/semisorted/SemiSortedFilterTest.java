@@ -143,12 +143,16 @@ class SemiSortedFilterTest {
   }
 
   @Test
-  void capacitiesBeyondOneArrayAreRejectedWithTheLimit() {
+  void capacitiesBeyondOneArrayAreRefusedOnTheHeapWithTheLimitAndTheFileToUse() {
     long max = SemiSortedProvider.maxCapacity(16);
     CuckooFilters.provider("semi-sorted").validate(FilterSpec.parse("semi-sorted?capacity=" + max));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CuckooFilters.create("semi-sorted?capacity=" + (max + 1)));
     assertTrue(e.getMessage().contains("capacity=" + (max + 1)) && e.getMessage().contains("1.." + max), e.getMessage());
+    // A file holds it: the message says so, and the spec is valid.
+    assertTrue(e.getMessage().contains("CuckooFilters.createFile") && e.getMessage().contains("CuckooFilters.open"),
+        e.getMessage());
+    CuckooFilters.provider("semi-sorted").validate(dev.cuckoo.FilterSpec.parse("semi-sorted?capacity=" + (max + 1)));
     long words = SemiSortedTable.allocatedWords(CuckooSizing.bucketCount(max, 4, 16), 16);
     assertTrue(words <= SemiSortedTable.MAX_WORDS && words > SemiSortedTable.MAX_WORDS - 64, words + " words");
     assertTrue(max > 4_000_000_000L, "16-bit fingerprints in 15 bits: " + max);

@@ -44,12 +44,24 @@ class ClassicShardsTest extends ShardedFilterContractTest {
     }
   }
 
+  /** Shards are sized with slack: a capacity one unsharded array holds may not fit in shards. */
   @Test
-  void aShardedTableTooLargeForOneArrayIsRefusedNamingShards() {
+  void aShardedTableTooLargeForOneArrayIsRefusedOnTheHeapNamingFiles() {
     long max = ClassicProvider.maxCapacity(4, 32);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CuckooFilters.create("classic?fingerprintBits=32&capacity=" + max + "&shards=3"));
-    assertTrue(e.getMessage().contains("shards=3") && e.getMessage().contains("fewer shards"), e.getMessage());
+    assertTrue(e.getMessage().contains("3 shards") && e.getMessage().contains("createFile"), e.getMessage());
+  }
+
+  /** The joined file may be past any array; each shard is built on one heap. */
+  @Test
+  void aShardLargerThanOneArrayIsRefusedNamingAShardCountThatFits() {
+    long max = ClassicProvider.maxCapacity(4, 32);
+    String config = "classic?fingerprintBits=32&capacity=" + 3 * max + "&shards=2";
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.createShard(config, 0));
+    assertTrue(e.getMessage().contains("shards=4 or more"), e.getMessage());
+    assertEquals(2, CuckooFilters.keyHasher(config).shards(), "the spec itself is valid: a file holds it");
   }
 
   /** A fingerprint means something only at its bucket, and shards move the alternate: no merge across. */

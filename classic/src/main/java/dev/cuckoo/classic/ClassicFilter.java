@@ -137,7 +137,7 @@ abstract sealed class ClassicFilter extends TableFilter
     int shards = ShardedTable.shardsOf(spec);
     if (shards > 1) {
       ShardedTable sharded = ShardedTable.whole(table, shards, table.bits, table.tableBytes());
-      return new Sharded(spec, table, stash, FingerprintStore.create(spec, sharded, stash, bucketBits, size));
+      return new Sharded(spec, table, sharded, stash, FingerprintStore.create(spec, sharded, stash, bucketBits, size));
     }
     FingerprintStore store = FingerprintStore.create(spec, table, stash, bucketBits, size);
     if (FingerprintStore.isStriped(spec)) {
@@ -338,15 +338,31 @@ abstract sealed class ClassicFilter extends TableFilter
    */
   static final class Sharded extends ClassicFilter {
     private final BucketTable table;
+    /** The table seen whole, for lookups without concurrency; {@code null} when striped. */
+    private final ShardedTable lookups;
 
-    Sharded(FilterSpec spec, BucketTable table, FingerprintStash stash, FingerprintStore store) {
+    Sharded(FilterSpec spec, BucketTable table, ShardedTable sharded, FingerprintStash stash, FingerprintStore store) {
       super(spec, stash, store);
       this.table = table;
+      this.lookups = FingerprintStore.isStriped(spec) ? null : sharded;
     }
 
     @Override
     protected BucketTable table() {
       return table;
+    }
+
+    /*
+     * The store's lookup finds the alternate bucket through ShardedTable.alternate, which divides
+     * to find the bucket's shard; ShardedTable.containsHash takes the shard from the hash with a
+     * multiply instead.
+     */
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      if (lookups == null) {
+        return super.mightContainHash(keyHash);
+      }
+      return lookups.containsHash(keyHash) || stash.mightContain(lookups, keyHash);
     }
   }
 

@@ -123,7 +123,7 @@ abstract sealed class SemiSortedFilter extends TableFilter
     int shards = ShardedTable.shardsOf(spec);
     if (shards > 1) {
       ShardedTable sharded = ShardedTable.whole(table, shards, table.bits, table.tableBytes());
-      return new Sharded(spec, table, stash, FingerprintStore.create(spec, sharded, stash, table.bucketBits, size));
+      return new Sharded(spec, table, sharded, stash, FingerprintStore.create(spec, sharded, stash, table.bucketBits, size));
     }
     FingerprintStore store = FingerprintStore.create(spec, table, stash, table.bucketBits, size);
     if (FingerprintStore.isStriped(spec)) {
@@ -271,15 +271,31 @@ abstract sealed class SemiSortedFilter extends TableFilter
    */
   static final class Sharded extends SemiSortedFilter {
     private final SemiSortedTable table;
+    /** The table seen whole, for lookups without concurrency; {@code null} when striped. */
+    private final ShardedTable lookups;
 
-    Sharded(FilterSpec spec, SemiSortedTable table, FingerprintStash stash, FingerprintStore store) {
+    Sharded(FilterSpec spec, SemiSortedTable table, ShardedTable sharded, FingerprintStash stash, FingerprintStore store) {
       super(spec, stash, store);
       this.table = table;
+      this.lookups = FingerprintStore.isStriped(spec) ? null : sharded;
     }
 
     @Override
     protected SemiSortedTable table() {
       return table;
+    }
+
+    /*
+     * The store's lookup finds the alternate bucket through ShardedTable.alternate, which divides
+     * to find the bucket's shard; ShardedTable.containsHash takes the shard from the hash with a
+     * multiply instead.
+     */
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      if (lookups == null) {
+        return super.mightContainHash(keyHash);
+      }
+      return lookups.containsHash(keyHash) || stash.mightContain(lookups, keyHash);
     }
   }
 

@@ -74,23 +74,26 @@ public final class SparkBloomComparison {
       + "\tmeasured fpp\texpected fpp\tfalse negatives";
 
   /**
-   * @param args N (default 10,000,000), then the source partitions (default 8)
+   * @param args N (default 10,000,000), then the source partitions (default 8), then the key
+   *     types, {@code long,string} by default
    */
   public static void main(String[] args) {
     long n = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000L;
     int partitions = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+    List<String> keyTypes = List.of((args.length > 2 ? args[2] : "long,string").split(",", -1));
     SparkSession spark = SparkSession.builder().master("local[2]").appName("cuckoo vs Spark bloomFilter")
         .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "8").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     out.println("N=" + n + ", local[2], " + partitions + " source partitions, Spark " + spark.version());
     out.println(HEADER);
-    run(spark, n, partitions, BUILDS, PASSES, out);
+    run(spark, n, partitions, keyTypes, BUILDS, PASSES, out);
     spark.stop();
   }
 
   /** Runs every comparison, printing each line as it is measured; returns them all. */
-  static List<Result> run(SparkSession spark, long n, int partitions, int builds, int passes, PrintStream out) {
+  static List<Result> run(SparkSession spark, long n, int partitions, List<String> keyTypes, int builds, int passes,
+      PrintStream out) {
     // Spark 4 builds df.stat().bloomFilter with the aggregate its optimizer injects, which caps the
     // bit array (64M bits by default) and the item count it sizes the hash functions for (4M):
     // past 4M keys it would quietly give a filter of another shape, of a higher FPP than asked
@@ -99,7 +102,7 @@ public final class SparkBloomComparison {
     spark.conf().set(MAX_BLOOM_BITS, Long.toString(1L << 35));
     spark.conf().set(MAX_BLOOM_ITEMS, Long.toString(1L << 40));
     List<Result> results = new ArrayList<>();
-    for (String keys : new String[] {"long", "string"}) {
+    for (String keys : keyTypes) {
       Dataset<Row> data = keys(spark, keys, 0, n, partitions);
       Dataset<Row> probe = keys(spark, keys, n / 2, n / 2 + n, partitions);
       for (double fpp : FPPS) {

@@ -30,7 +30,7 @@ class SparkBloomComparisonTest {
   @Test
   void everyContenderFindsEveryKeyAndMeasuresItsFpp() {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    List<SparkBloomComparison.Result> results = SparkBloomComparison.run(spark, 20_000, 3, 1, 1,
+    List<SparkBloomComparison.Result> results = SparkBloomComparison.run(spark, 20_000, 3, List.of("long", "string"), 1, 1,
         new PrintStream(printed, true, StandardCharsets.UTF_8));
     // 2 key types x 2 FPPs x (classic, semi-sorted, spark-bloom)
     assertEquals(12, results.size());

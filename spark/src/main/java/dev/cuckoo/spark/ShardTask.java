@@ -2,10 +2,10 @@ package dev.cuckoo.spark;
 
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterShard;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -32,9 +32,49 @@ final class ShardTask {
    */
   static ShardOutcome build(ShardPlan plan, Iterator<Tuple2<Integer, long[]>> chunks, HadoopPath target) {
     int index = TaskContext.getPartitionId();
+    FilterShard shard = CuckooFilters.createShard(plan.config, index);
+    long[] counts = fill(shard, chunks);
+    long keys = counts[0];
+    long refused = counts[1];
+    if (refused > 0) {
+      return new ShardOutcome(index, keys, refused, null, null);
+    }
+    try {
+      if (target == null) {
+        // Counted first, then written into an array of exactly that size: a task holds its table and
+        // one copy of its bytes, where a ByteArrayOutputStream would hold two (its buffer, then
+        // toByteArray's copy) and a spare buffer would travel with a tail of zeros.
+        CountingOutput counted = new CountingOutput();
+        shard.writeTo(counted);
+        if (counted.count > Integer.MAX_VALUE - 8) {
+          throw new IllegalStateException("shard " + index + " takes " + counted.count
+              + " bytes, more than one array: give a larger 'shards'");
+        }
+        ByteBuffer bytes = ByteBuffer.allocate((int) counted.count);
+        shard.writeTo(new BufferOutput(bytes));
+        return new ShardOutcome(index, keys, 0, bytes.array(), null);
+      }
+      // One name per attempt: a retried or speculative attempt never writes over another's file;
+      // the driver joins the files of the attempts whose results it got.
+      Path file = target.child(String.format("shard-%07d.%d", index, TaskContext.get().taskAttemptId()));
+      try (OutputStream out = target.fileSystem().create(file, true)) {
+        shard.writeTo(out);
+      }
+      return new ShardOutcome(index, keys, 0, null, file.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing shard " + index + " of " + plan.config + " failed", e);
+    }
+  }
+
+  /**
+   * Adds each distinct hash of the chunks once. The hashes are gone when it returns, before the
+   * shard's bytes are written: a task holds the hashes and the table, then the table and its bytes.
+   *
+   * @return the distinct keys, and how many of them the shard refused
+   */
+  private static long[] fill(FilterShard shard, Iterator<Tuple2<Integer, long[]>> chunks) {
     long[] hashes = gather(chunks);
     Arrays.sort(hashes);
-    FilterShard shard = CuckooFilters.createShard(plan.config, index);
     long keys = 0;
     long refused = 0;
     for (int i = 0; i < hashes.length; i++) {
@@ -46,25 +86,40 @@ final class ShardTask {
         refused++;
       }
     }
-    if (refused > 0) {
-      return new ShardOutcome(index, keys, refused, null, null);
+    return new long[] {keys, refused};
+  }
+
+  /** Counts the bytes written to it, and keeps none. */
+  private static final class CountingOutput extends OutputStream {
+    long count;
+
+    @Override
+    public void write(int b) {
+      count++;
     }
-    try {
-      if (target == null) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(
-            Math.toIntExact(Math.min(Integer.MAX_VALUE - 8L, shard.tableBytes() + 4096)));
-        shard.writeTo(out);
-        return new ShardOutcome(index, keys, 0, out.toByteArray(), null);
-      }
-      // One name per attempt: a retried or speculative attempt never writes over another's file;
-      // the driver joins the files of the attempts whose results it got.
-      Path file = target.child(String.format("shard-%07d.%d", index, TaskContext.get().taskAttemptId()));
-      try (OutputStream out = target.fileSystem().create(file, true)) {
-        shard.writeTo(out);
-      }
-      return new ShardOutcome(index, keys, 0, null, file.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing shard " + index + " of " + plan.config + " failed", e);
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      count += len;
+    }
+  }
+
+  /** Writes into a buffer of the exact size; overflowing it is a bug, and throws. */
+  private static final class BufferOutput extends OutputStream {
+    private final ByteBuffer buffer;
+
+    BufferOutput(ByteBuffer buffer) {
+      this.buffer = buffer;
+    }
+
+    @Override
+    public void write(int b) {
+      buffer.put((byte) b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      buffer.put(b, off, len);
     }
   }
 

@@ -43,4 +43,17 @@ class SparkBloomComparisonTest {
     }
     assertEquals(12, printed.toString(StandardCharsets.UTF_8).lines().count());
   }
+
+  /** The floor's UDF reads every value Spark hands it: it keeps exactly those it should. */
+  @Test
+  void theFloorReadsEveryValue() {
+    long n = 20_000;
+    for (String keys : List.of("long", "string")) {
+      long expected = SparkBloomComparison.keys(spark, keys, n / 2, n / 2 + n, 3).collectAsList().stream()
+          .map(row -> keys.equals("long") ? (Object) row.getLong(1) : row.getString(1))
+          .filter(v -> (v.hashCode() & 7) == 0).count();
+      assertTrue(expected > n / 16, "about one value in 8 is kept: " + expected);
+      assertEquals(expected, SparkUdfFloor.floor(spark, keys, n, 3, 1)[1], keys);
+    }
+  }
 }

@@ -86,6 +86,8 @@ public final class CuckooFilters {
    *     hash of that name and seed is not the one the filter was written with (the file records
    *     a check of its hash: a filter built with a {@link HashStrategy} instance is read with
    *     {@link #read(InputStream, HashStrategy)})
+   * @throws IllegalArgumentException if the file is sound but its table is more than a filter on
+   *     the heap holds (one Java array): {@link #open} maps such a file
    * @throws IOException if reading fails
    */
   public static CuckooFilter read(InputStream in) throws IOException {

@@ -241,6 +241,11 @@ public final class FilterFile {
     }
     FilterProvider provider = resolved.provider();
     FilterSpec spec = resolved.spec();
+    if (header.version() >= 3) {
+      // Its header is checksummed, so the spec is the writer's: a table past the heap's one array
+      // is no damage, and is refused as create refuses it, naming open, before the payload is read.
+      HeapRoom.requireHeapTable(provider, spec);
+    }
 
     EnvelopePayloadInput payload = new EnvelopePayloadInput(r, variant, payloadLength);
     CuckooFilter filter;

@@ -48,6 +48,20 @@ public final class HeapRoom {
     }
   }
 
+  /**
+   * Checks that a filter of a resolved spec could be on the heap at all, as {@link #create} does
+   * first: a variant refuses a table past one Java array (its message names {@code
+   * CuckooFilters.open} and {@code createFile}). For reading a sound file, whose payload would
+   * otherwise be reported as unreadable.
+   *
+   * @param provider the spec's variant
+   * @param resolved a spec the provider resolved
+   * @throws IllegalArgumentException if the variant refuses a heap table of that spec
+   */
+  public static void requireHeapTable(FilterProvider provider, FilterSpec resolved) {
+    OptionalLong unused = provider.memoryToCreate(resolved);
+  }
+
   private static IllegalArgumentException tooLarge(FilterProvider provider, FilterSpec spec, OptionalLong needed) {
     Runtime rt = Runtime.getRuntime();
     long max = rt.maxMemory();

@@ -33,6 +33,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.api.java.UDF2;
+import org.apache.spark.sql.classic.ExpressionUtils$;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
@@ -220,8 +221,7 @@ public final class CuckooSpark {
   public static Column mightContain(CuckooFilter filter, Column key) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
     Broadcast<SharedFilter> shared = jsc.broadcast(SharedFilter.of(filter));
-    UDF1<Object, Boolean> lookup = value -> KeyColumn.mightContain(shared.value().filter(), value);
-    return functions.udf(lookup, DataTypes.BooleanType).asNonNullable().apply(key);
+    return lookupColumn(new ExecutorFilter.Broadcasted(shared), key);
   }
 
   /**
@@ -243,8 +243,12 @@ public final class CuckooSpark {
     SparkSession spark = SparkSession.active();
     MappedFilterFile file = MappedFilterFile.of(new HadoopPath(new Path(path),
         spark.sparkContext().hadoopConfiguration()));
-    UDF1<Object, Boolean> lookup = value -> KeyColumn.mightContain(file.filter(), value);
-    return functions.udf(lookup, DataTypes.BooleanType).asNonNullable().apply(key);
+    return lookupColumn(file, key);
+  }
+
+  /** The column of a {@link FilterLookup}: Spark's classic API, where an expression is a column. */
+  private static Column lookupColumn(ExecutorFilter filter, Column key) {
+    return ExpressionUtils$.MODULE$.column(new FilterLookup(ExpressionUtils$.MODULE$.expression(key), filter));
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.cuckoo.spark;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.MappedFilter;
 import java.io.IOException;
-import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.Map;
@@ -19,7 +18,7 @@ import org.apache.hadoop.fs.Path;
  * directory. The driver notes the file's length and modification time when the column is made,
  * and an executor that finds another file there refuses it rather than answer from it.
  */
-final class MappedFilterFile implements Serializable {
+final class MappedFilterFile implements ExecutorFilter {
   private static final long serialVersionUID = 1L;
   private static final Map<String, MappedFilter> OPEN = new ConcurrentHashMap<>();
 
@@ -43,8 +42,14 @@ final class MappedFilterFile implements Serializable {
     }
   }
 
-  MappedFilter filter() {
+  @Override
+  public MappedFilter filter() {
     return OPEN.computeIfAbsent(file.path() + "@" + length + "@" + modified, k -> open());
+  }
+
+  @Override
+  public String toString() {
+    return "filter file " + file.path();
   }
 
   private MappedFilter open() {

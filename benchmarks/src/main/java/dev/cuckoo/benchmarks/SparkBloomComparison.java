@@ -2,11 +2,16 @@ package dev.cuckoo.benchmarks;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.spark.CuckooSpark;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +37,8 @@ import org.apache.spark.util.sketch.BloomFilter;
  * Bloom filter's bit array); the task memory (below); the wall time of {@code
  * df.filter(mightContain).count()} over N rows, half of them keys (the cuckoo filter through
  * {@link CuckooSpark#mightContain}, the Bloom filter broadcast the same way to a UDF calling {@code
- * mightContainLong}/{@code mightContainString}; the fastest of {@value #PASSES}); the FPP measured on the N/2 absent keys of that
+ * mightContainLong}/{@code mightContainString}, and for strings also {@code mightContainBinary}
+ * of the column cast to binary; the fastest of {@value #PASSES}); the FPP measured on the N/2 absent keys of that
  * pass against the filter's {@code expectedFpp()}; and the false negatives over all N keys.
  *
  * <p>Task memory: what one build task must hold at once, from the sizes involved, as Spark does
@@ -73,27 +79,77 @@ public final class SparkBloomComparison {
   static final String HEADER = "keys\ttarget\tcontender\tbuild ms\tbytes\ttask bytes\theap peak\tfilter ms"
       + "\tmeasured fpp\texpected fpp\tfalse negatives";
 
+  /** The contenders, in the order they run. */
+  static final List<String> CONTENDERS = List.of("classic", "semi-sorted", "spark-bloom");
+  /** Set to false in a contender's own JVM, where main measures instead of forking. */
+  static final String FORK = "comparison.fork";
+  private static final String RESULT = "result\t";
+
   /**
+   * Runs each contender at each key type and FPP in a JVM of its own (with this JVM's options
+   * and class path), as JMH forks: a JVM that has run one filter's lookups compiles the next
+   * one's call sites for both, which slowed a 13-bit {@code classic} lookup from 70 to 100 ns
+   * after other filters ran in the same JVM. {@code -Dcomparison.fork=false} runs everything in
+   * this JVM instead.
+   *
    * @param args N (default 10,000,000), then the source partitions (default 8), then the key
-   *     types, {@code long,string} by default
+   *     types, {@code long,string} by default, then the contenders (default all), then the
+   *     target FPPs (default 0.001,0.0001)
    */
-  public static void main(String[] args) {
+  public static void main(String[] args) throws IOException, InterruptedException {
     long n = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000L;
     int partitions = args.length > 1 ? Integer.parseInt(args[1]) : 8;
     List<String> keyTypes = List.of((args.length > 2 ? args[2] : "long,string").split(",", -1));
-    SparkSession spark = SparkSession.builder().master("local[2]").appName("cuckoo vs Spark bloomFilter")
-        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "8").getOrCreate();
-    spark.sparkContext().setLogLevel("WARN");
+    List<String> contenders = args.length > 3 ? List.of(args[3].split(",", -1)) : CONTENDERS;
+    List<Double> fpps = args.length > 4 ? Arrays.stream(args[4].split(",", -1)).map(Double::valueOf).toList()
+        : Arrays.stream(FPPS).boxed().toList();
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    out.println("N=" + n + ", local[2], " + partitions + " source partitions, Spark " + spark.version());
+    if (!Boolean.parseBoolean(System.getProperty(FORK, "true"))) {
+      SparkSession spark = SparkSession.builder().master("local[2]").appName("cuckoo vs Spark bloomFilter")
+          .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "8").getOrCreate();
+      spark.sparkContext().setLogLevel("WARN");
+      PrintStream tagged = new PrintStream(out, true, StandardCharsets.UTF_8) {
+        @Override
+        public void println(String line) {
+          super.println(RESULT + line);
+        }
+      };
+      run(spark, n, partitions, keyTypes, fpps, contenders, BUILDS, PASSES, tagged);
+      spark.stop();
+      return;
+    }
+    out.println("N=" + n + ", local[2], " + partitions + " source partitions, Spark "
+        + org.apache.spark.package$.MODULE$.SPARK_VERSION() + ", each contender in a JVM of its own");
     out.println(HEADER);
-    run(spark, n, partitions, keyTypes, BUILDS, PASSES, out);
-    spark.stop();
+    String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    for (String keys : keyTypes) {
+      for (double fpp : fpps) {
+        for (String contender : contenders) {
+          List<String> cmd = new ArrayList<>(List.of(java));
+          cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+          cmd.addAll(List.of("-D" + FORK + "=false", "-cp", System.getProperty("java.class.path"),
+              SparkBloomComparison.class.getName(), Long.toString(n), Integer.toString(partitions), keys, contender,
+              Double.toString(fpp)));
+          Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+          try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            r.lines().filter(l -> l.startsWith(RESULT)).forEach(l -> out.println(l.substring(RESULT.length())));
+          }
+          if (p.waitFor() != 0) {
+            throw new IllegalStateException(keys + " " + fpp + " " + contender + ": its JVM exited with " + p.exitValue());
+          }
+        }
+      }
+    }
   }
 
-  /** Runs every comparison, printing each line as it is measured; returns them all. */
+  /** Runs every comparison in this JVM, printing each line as it is measured; returns them all. */
   static List<Result> run(SparkSession spark, long n, int partitions, List<String> keyTypes, int builds, int passes,
       PrintStream out) {
+    return run(spark, n, partitions, keyTypes, Arrays.stream(FPPS).boxed().toList(), CONTENDERS, builds, passes, out);
+  }
+
+  static List<Result> run(SparkSession spark, long n, int partitions, List<String> keyTypes, List<Double> fpps,
+      List<String> contenders, int builds, int passes, PrintStream out) {
     // Spark 4 builds df.stat().bloomFilter with the aggregate its optimizer injects, which caps the
     // bit array (64M bits by default) and the item count it sizes the hash functions for (4M):
     // past 4M keys it would quietly give a filter of another shape, of a higher FPP than asked
@@ -105,15 +161,15 @@ public final class SparkBloomComparison {
     for (String keys : keyTypes) {
       Dataset<Row> data = keys(spark, keys, 0, n, partitions);
       Dataset<Row> probe = keys(spark, keys, n / 2, n / 2 + n, partitions);
-      for (double fpp : FPPS) {
-        for (String variant : new String[] {"classic", "semi-sorted"}) {
-          Result r = cuckoo(keys, variant, fpp, n, data, probe, builds, passes);
-          out.println(r.line());
-          results.add(r);
+      for (double fpp : fpps) {
+        for (String contender : contenders) {
+          List<Result> rs = contender.equals("spark-bloom") ? bloom(spark, keys, fpp, n, data, probe, builds, passes)
+              : List.of(cuckoo(keys, contender, fpp, n, data, probe, builds, passes));
+          for (Result r : rs) {
+            out.println(r.line());
+            results.add(r);
+          }
         }
-        Result r = bloom(spark, keys, fpp, n, data, probe, builds, passes);
-        out.println(r.line());
-        results.add(r);
       }
     }
     return results;
@@ -144,7 +200,15 @@ public final class SparkBloomComparison {
         n, data, probe, hit, passes);
   }
 
-  private static Result bloom(SparkSession spark, String keys, double fpp, long n, Dataset<Row> data,
+  /**
+   * Spark's Bloom filter, looked up from a Java UDF: for longs through {@code mightContainLong};
+   * for strings twice, through {@code mightContainString} (Spark hands the UDF a {@code String})
+   * and, as {@code spark-bloom-binary}, the column cast to binary through {@code
+   * mightContainBinary} (the same bytes, so the same answers, without Spark's decoding of UTF-8
+   * into a {@code String} that the filter encodes back): the fastest way to its lookups
+   * through Spark's public API.
+   */
+  private static List<Result> bloom(SparkSession spark, String keys, double fpp, long n, Dataset<Row> data,
       Dataset<Row> probe, int builds, int passes) {
     Build<BloomFilter> build = Build.fastest(builds, () -> data.stat().bloomFilter("k", n, fpp));
     BloomFilter bloom = build.filter;
@@ -161,8 +225,17 @@ public final class SparkBloomComparison {
         : shared.value().mightContainString((String) v);
     Column hit = functions.udf(lookup, DataTypes.BooleanType).asNonNullable().apply(functions.col("k"));
     long bytes = bloom.bitSize() / 8;
-    return lookups(keys, fpp, "spark-bloom", build.millis, bytes, bytes, build.heapPeak, bloom.expectedFpp(), n, data,
-        probe, hit, passes);
+    List<Result> results = new ArrayList<>();
+    results.add(lookups(keys, fpp, "spark-bloom", build.millis, bytes, bytes, build.heapPeak, bloom.expectedFpp(), n,
+        data, probe, hit, passes));
+    if (keys.equals("string")) {
+      UDF1<byte[], Boolean> binary = b -> shared.value().mightContainBinary(b);
+      Column binaryHit = functions.udf(binary, DataTypes.BooleanType).asNonNullable()
+          .apply(functions.col("k").cast(DataTypes.BinaryType));
+      results.add(lookups(keys, fpp, "spark-bloom-binary", build.millis, bytes, bytes, build.heapPeak,
+          bloom.expectedFpp(), n, data, probe, binaryHit, passes));
+    }
+    return results;
   }
 
   /** The filter of the last of several builds, the fastest build's time and the highest heap peak. */

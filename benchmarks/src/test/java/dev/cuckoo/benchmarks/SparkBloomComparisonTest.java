@@ -32,8 +32,8 @@ class SparkBloomComparisonTest {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     List<SparkBloomComparison.Result> results = SparkBloomComparison.run(spark, 20_000, 3, List.of("long", "string"), 1, 1,
         new PrintStream(printed, true, StandardCharsets.UTF_8));
-    // 2 key types x 2 FPPs x (classic, semi-sorted, spark-bloom)
-    assertEquals(12, results.size());
+    // 2 key types x 2 FPPs x (classic, semi-sorted, spark-bloom), and spark-bloom-binary for strings
+    assertEquals(14, results.size());
     for (SparkBloomComparison.Result r : results) {
       assertEquals(0, r.falseNegatives(), r.line());
       assertTrue(r.bytes() > 0 && r.taskBytes() > 0, r.line());
@@ -41,7 +41,7 @@ class SparkBloomComparisonTest {
       assertTrue(r.measuredFpp() < 10 * r.targetFpp() + 0.001, r.line());
       assertTrue(r.expectedFpp() > 0 && r.expectedFpp() < 2 * r.targetFpp(), r.line());
     }
-    assertEquals(12, printed.toString(StandardCharsets.UTF_8).lines().count());
+    assertEquals(14, printed.toString(StandardCharsets.UTF_8).lines().count());
   }
 
   /** The floor's UDF reads every value Spark hands it: it keeps exactly those it should. */

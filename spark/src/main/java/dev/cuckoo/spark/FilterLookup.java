@@ -42,6 +42,8 @@ final class FilterLookup extends Expression {
 
   private final Expression child;
   private final ExecutorFilter filter;
+  /** The lookup {@link #eval} uses, made on its first row. */
+  private transient volatile ObjectKeys interpreted;
 
   FilterLookup(Expression child, ExecutorFilter filter) {
     this.child = child;
@@ -101,7 +103,14 @@ final class FilterLookup extends Expression {
   @Override
   public Object eval(InternalRow row) {
     Object value = child.eval(row);
-    return value != null && new ObjectKeys(filter).test(value);
+    if (value == null) {
+      return false;
+    }
+    ObjectKeys keys = interpreted;
+    if (keys == null) {
+      interpreted = keys = new ObjectKeys(filter);
+    }
+    return keys.test(value);
   }
 
   @Override
@@ -151,19 +160,41 @@ final class FilterLookup extends Expression {
     return 31 * child.hashCode() + filter.hashCode();
   }
 
-  /** The lookup of a bigint or int column's rows: the long itself (an int widened, as Java does). */
-  private static final class LongKeys implements LongPredicate, java.io.Serializable {
+  /**
+   * A lookup's hold on its filter: the source's filter, kept after the first row. A task has its
+   * own copy of the plan's objects, so this costs a row one field read where asking the source
+   * would cost a lock ({@code Broadcast.value} is synchronized) or a map lookup (a mapped file).
+   */
+  private abstract static class KeyLookup implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
 
-    private final ExecutorFilter filter;
+    private final ExecutorFilter source;
+    private transient volatile CuckooFilter filter;
 
-    LongKeys(ExecutorFilter filter) {
-      this.filter = filter;
+    KeyLookup(ExecutorFilter source) {
+      this.source = source;
+    }
+
+    final CuckooFilter filter() {
+      CuckooFilter f = filter;
+      if (f == null) {
+        filter = f = source.filter();
+      }
+      return f;
+    }
+  }
+
+  /** The lookup of a bigint or int column's rows: the long itself (an int widened, as Java does). */
+  private static final class LongKeys extends KeyLookup implements LongPredicate {
+    private static final long serialVersionUID = 1L;
+
+    LongKeys(ExecutorFilter source) {
+      super(source);
     }
 
     @Override
     public boolean test(long key) {
-      return filter.filter().mightContain(key);
+      return filter().mightContain(key);
     }
   }
 
@@ -171,18 +202,16 @@ final class FilterLookup extends Expression {
    * The lookup of a value as Catalyst holds it, by the key rule ({@link KeyColumn}): a string's
    * UTF-8 bytes hashed where they lie, a binary's bytes, a long, an int widened.
    */
-  private static final class ObjectKeys implements Predicate<Object>, java.io.Serializable {
+  private static final class ObjectKeys extends KeyLookup implements Predicate<Object> {
     private static final long serialVersionUID = 1L;
 
-    private final ExecutorFilter filter;
-
-    ObjectKeys(ExecutorFilter filter) {
-      this.filter = filter;
+    ObjectKeys(ExecutorFilter source) {
+      super(source);
     }
 
     @Override
     public boolean test(Object key) {
-      CuckooFilter f = filter.filter();
+      CuckooFilter f = filter();
       if (key instanceof UTF8String s) {
         if (s.getBaseObject() instanceof byte[] base) {
           return f.mightContain(base, (int) (s.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET), s.numBytes());

@@ -90,7 +90,8 @@ public final class SparkBloomComparison {
    * and class path), as JMH forks: a JVM that has run one filter's lookups compiles the next
    * one's call sites for both, which slowed a 13-bit {@code classic} lookup from 70 to 100 ns
    * after other filters ran in the same JVM. {@code -Dcomparison.fork=false} runs everything in
-   * this JVM instead.
+   * this JVM instead; {@code -Dcomparison.builds} and {@code -Dcomparison.passes} change how many
+   * builds and filter passes each contender times (default {@value #BUILDS} and {@value #PASSES}).
    *
    * @param args N (default 10,000,000), then the source partitions (default 8), then the key
    *     types, {@code long,string} by default, then the contenders (default all), then the
@@ -114,7 +115,8 @@ public final class SparkBloomComparison {
           super.println(RESULT + line);
         }
       };
-      run(spark, n, partitions, keyTypes, fpps, contenders, BUILDS, PASSES, tagged);
+      run(spark, n, partitions, keyTypes, fpps, contenders, Integer.getInteger("comparison.builds", BUILDS),
+          Integer.getInteger("comparison.passes", PASSES), tagged);
       spark.stop();
       return;
     }

@@ -54,7 +54,8 @@ import scala.runtime.BoxedUnit;
  * bigint}, as Java widens an {@code int} passed to {@code mightContain(long)}): the library's one
  * key rule, so a filter built here answers {@code mightContain} in any JVM and the CLI for the
  * same values. A column of any other type, or one that is not there, is refused with an {@link
- * IllegalArgumentException} on the driver, before any job. Null keys are skipped, counted (an
+ * IllegalArgumentException} on the driver, before any job (a {@code mightContain} column over one
+ * fails its query when Spark analyses it, with an {@code AnalysisException}). Null keys are skipped, counted (an
  * accumulator named {@code cuckoo null keys}, shown in the Spark UI) and logged.
  *
  * <p><b>How a build runs</b> (one Spark job; two when the config has no {@code capacity}, which is
@@ -215,7 +216,8 @@ public final class CuckooSpark {
    * keeps rows with null keys. The filter must not change while the column is in use.
    *
    * @param filter the filter
-   * @param key a column of a key type (see the class comment)
+   * @param key a column of a key type (see the class comment); looked up by a Catalyst
+   *     expression that hashes a string's UTF-8 bytes where Spark holds them
    * @return a boolean column, never null
    */
   public static Column mightContain(CuckooFilter filter, Column key) {

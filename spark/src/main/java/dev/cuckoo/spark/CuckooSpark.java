@@ -32,15 +32,18 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
-import org.apache.spark.sql.api.java.UDF2;
 import org.apache.spark.sql.classic.ExpressionUtils$;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
+import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.util.LongAccumulator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Tuple2;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.FunctionConverters;
 import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
 import scala.runtime.BoxedUnit;
@@ -295,7 +298,9 @@ public final class CuckooSpark {
    *       Use {@link #build} for large data.
    *   <li>{@code cuckoo_might_contain(filter, key)}: true where the key might be in the filter
    *       whose bytes are given (false for a null key or a null filter); the bytes are read
-   *       into a filter once per executor, not once per row. {@code key} may be of any key type.
+   *       into a filter once per executor, not once per row. {@code key} may be of any key type;
+   *       it is the same Catalyst expression as {@link #mightContain}, so another type fails
+   *       the query at analysis.
    *   <li>{@code cuckoo_key(value)}: a key's bytes by the library's rule (null for null).
    * </ul>
    *
@@ -303,11 +308,27 @@ public final class CuckooSpark {
    */
   public static void register(SparkSession spark) {
     spark.udf().register("cuckoo_build", functions.udaf(new FilterAggregator(), Encoders.row(FilterAggregator.INPUT)));
-    UDF2<byte[], Object, Boolean> mightContain =
-        (file, value) -> file != null && KeyColumn.mightContain(SharedFilter.of(file), value);
-    spark.udf().register("cuckoo_might_contain", functions.udf(mightContain, DataTypes.BooleanType).asNonNullable());
+    functionRegistry(spark).createOrReplaceTempFunction("cuckoo_might_contain",
+        FunctionConverters.asScalaFromFunction((Seq<Expression> args) -> {
+          if (args.size() != 2) {
+            throw new IllegalArgumentException("cuckoo_might_contain takes 2 arguments (filter, key), not " + args.size());
+          }
+          return new FilterLookup(args.apply(0), args.apply(1));
+        }), "java_udf");
     UDF1<Object, byte[]> keyBytes = value -> value == null ? null : KeyColumn.bytesOf(value);
     spark.udf().register("cuckoo_key", functions.udf(keyBytes, DataTypes.BinaryType));
+  }
+
+  /**
+   * Where SQL functions of expressions are registered: Spark's classic session's, which a Spark
+   * Connect client does not have (its SQL runs on the server, which must register them).
+   */
+  private static FunctionRegistry functionRegistry(SparkSession spark) {
+    if (spark instanceof org.apache.spark.sql.classic.SparkSession classic) {
+      return classic.sessionState().functionRegistry();
+    }
+    throw new UnsupportedOperationException("register needs a classic SparkSession, not a "
+        + spark.getClass().getName() + ": call it where the session runs (the Spark Connect server)");
   }
 
   private static String quoted(String column) {

@@ -1,6 +1,8 @@
 package dev.cuckoo.spark;
 
 import dev.cuckoo.CuckooFilter;
+import java.util.Objects;
+import java.util.function.BiPredicate;
 import java.util.function.LongPredicate;
 import java.util.function.Predicate;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -13,15 +15,14 @@ import org.apache.spark.sql.catalyst.expressions.codegen.FalseLiteral$;
 import org.apache.spark.sql.catalyst.expressions.codegen.JavaCode;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.unsafe.Platform;
-import org.apache.spark.unsafe.types.UTF8String;
 import scala.collection.immutable.IndexedSeq;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The Catalyst expression behind {@link CuckooSpark#mightContain}: true where the key might be in
- * the filter, false where it is not or is null.
+ * The Catalyst expression behind {@link CuckooSpark#mightContain} and the SQL function {@code
+ * cuckoo_might_contain}: true where the key might be in the filter, false where it is not or is
+ * null (or, in SQL, where the filter's bytes are null).
  *
  * <p>A Java UDF would be handed each value as a Java object: a string decoded from Spark's
  * UTF-8 into a {@code String} (which the filter then encodes back to UTF-8 to hash), a long
@@ -31,23 +32,42 @@ import scala.jdk.javaapi.CollectionConverters;
  * The column's type is checked when the query is analysed, on the driver: another type fails
  * the query before any job, naming the supported ones.
  *
- * <p>The generated code reaches the lookup through {@link LongPredicate} or {@link Predicate},
- * public interfaces the generated class (which has no package) can name, so the lookup itself
- * stays package-private. It extends {@code Expression} rather than {@code UnaryExpression},
- * whose final, erased {@code withNewChildrenInternal} javac does not see as implementing
- * {@code TreeNode}'s generic one.
+ * <p>The filter is either fixed ({@link ExecutorFilter}: a broadcast, a mapped file) or, in SQL,
+ * a BINARY child whose bytes each row brings ({@link SharedFilter#of(byte[])} reads equal bytes
+ * once per JVM).
+ *
+ * <p>The generated code reaches the lookup through {@link LongPredicate}, {@link Predicate} or
+ * {@link BiPredicate}, public interfaces the generated class (which has no package) can name, so
+ * the lookup itself stays package-private. It extends {@code Expression} rather than {@code
+ * UnaryExpression}, whose final, erased {@code withNewChildrenInternal} javac does not see as
+ * implementing {@code TreeNode}'s generic one, and is {@code Serializable} itself, as Catalyst's
+ * case classes are (a plan that is not compiled ships its expressions to the tasks).
  */
-final class FilterLookup extends Expression {
+final class FilterLookup extends Expression implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
 
-  private final Expression child;
+  /** The filter's file bytes, a BINARY column; null when the filter is fixed. */
+  private final Expression file;
+  private final Expression key;
+  /** The fixed filter; null when the file child gives it. */
   private final ExecutorFilter filter;
-  /** The lookup {@link #eval} uses, made on its first row. */
+  /** The lookup {@link #eval} uses with a fixed filter, made on its first row. */
   private transient volatile ObjectKeys interpreted;
 
-  FilterLookup(Expression child, ExecutorFilter filter) {
-    this.child = child;
+  private FilterLookup(Expression file, Expression key, ExecutorFilter filter) {
+    this.file = file;
+    this.key = key;
     this.filter = filter;
+  }
+
+  /** A lookup in a fixed filter. */
+  FilterLookup(Expression key, ExecutorFilter filter) {
+    this(null, key, filter);
+  }
+
+  /** A lookup in the filter whose file bytes {@code file} gives: the SQL function. */
+  FilterLookup(Expression file, Expression key) {
+    this(file, key, null);
   }
 
   /**
@@ -56,23 +76,24 @@ final class FilterLookup extends Expression {
    */
   @Override
   public Expression makeCopy(Object[] args) {
-    return new FilterLookup((Expression) args[0], (ExecutorFilter) args[1]);
+    return new FilterLookup((Expression) args[0], (Expression) args[1], (ExecutorFilter) args[2]);
   }
 
   @Override
   @SuppressWarnings("NoCloneCheck") // Catalyst's clone: a new node over cloned children, as TreeNode's is
   public Expression clone() {
-    return new FilterLookup(child.clone(), filter);
+    return new FilterLookup(file == null ? null : file.clone(), key.clone(), filter);
   }
 
   @Override
   public Seq<Expression> children() {
-    return CollectionConverters.asScala(java.util.List.of(child)).toSeq();
+    return CollectionConverters.asScala(file == null ? java.util.List.of(key) : java.util.List.of(file, key)).toSeq();
   }
 
   @Override
   public Expression withNewChildrenInternal(IndexedSeq<Expression> newChildren) {
-    return new FilterLookup(newChildren.apply(0), filter);
+    return file == null ? new FilterLookup(null, newChildren.apply(0), filter)
+        : new FilterLookup(newChildren.apply(0), newChildren.apply(1), null);
   }
 
   @Override
@@ -92,8 +113,12 @@ final class FilterLookup extends Expression {
 
   @Override
   public TypeCheckResult checkInputDataTypes() {
+    if (file != null && !file.dataType().equals(DataTypes.BinaryType)) {
+      return new TypeCheckResult.TypeCheckFailure("the filter " + file.sql() + " has type "
+          + file.dataType().simpleString() + ": give a filter file's bytes (binary), as cuckoo_build returns them");
+    }
     try {
-      KeyColumn.of(child.dataType(), child.sql());
+      KeyColumn.of(key.dataType(), key.sql());
       return TypeCheckResult.TypeCheckSuccess$.MODULE$;
     } catch (IllegalArgumentException e) {
       return new TypeCheckResult.TypeCheckFailure(e.getMessage());
@@ -102,9 +127,13 @@ final class FilterLookup extends Expression {
 
   @Override
   public Object eval(InternalRow row) {
-    Object value = child.eval(row);
+    Object value = key.eval(row);
     if (value == null) {
       return false;
+    }
+    if (file != null) {
+      Object bytes = file.eval(row);
+      return bytes != null && KeyColumn.mightContain(SharedFilter.of((byte[]) bytes), value);
     }
     ObjectKeys keys = interpreted;
     if (keys == null) {
@@ -115,13 +144,23 @@ final class FilterLookup extends Expression {
 
   @Override
   public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
-    ExprCode key = child.genCode(ctx);
-    boolean number = child.dataType().equals(DataTypes.LongType) || child.dataType().equals(DataTypes.IntegerType);
-    String ref = number
-        ? ctx.addReferenceObj("cuckooLookup", new LongKeys(filter), LongPredicate.class.getName())
-        : ctx.addReferenceObj("cuckooLookup", new ObjectKeys(filter), Predicate.class.getName());
-    String test = number ? ref + ".test((long) " + key.value() + ")" : ref + ".test((Object) " + key.value() + ")";
-    String code = key.code() + "\nboolean " + ev.value() + " = !" + key.isNull() + " && " + test + ";";
+    ExprCode k = key.genCode(ctx);
+    boolean number = key.dataType().equals(DataTypes.LongType) || key.dataType().equals(DataTypes.IntegerType);
+    String code;
+    if (file != null) {
+      ExprCode f = file.genCode(ctx);
+      String ref = ctx.addReferenceObj("cuckooLookup", new FileKeys(), BiPredicate.class.getName());
+      // A number boxed as the Long whose key it is: the lookup is inlined, so the box is not kept.
+      String value = number ? "java.lang.Long.valueOf((long) " + k.value() + ")" : "(Object) " + k.value();
+      code = f.code() + "\n" + k.code() + "\nboolean " + ev.value() + " = !" + f.isNull() + " && !" + k.isNull()
+          + " && " + ref + ".test(" + f.value() + ", " + value + ");";
+    } else {
+      String ref = number
+          ? ctx.addReferenceObj("cuckooLookup", new LongKeys(filter), LongPredicate.class.getName())
+          : ctx.addReferenceObj("cuckooLookup", new ObjectKeys(filter), Predicate.class.getName());
+      String test = number ? ref + ".test((long) " + k.value() + ")" : ref + ".test((Object) " + k.value() + ")";
+      code = k.code() + "\nboolean " + ev.value() + " = !" + k.isNull() + " && " + test + ";";
+    }
     return ev.copy(new CodeBlock(seq(code), CollectionConverters.asScala(java.util.List.<JavaCode>of()).toSeq()),
         FalseLiteral$.MODULE$, ev.value());
   }
@@ -132,14 +171,15 @@ final class FilterLookup extends Expression {
 
   @Override
   public int productArity() {
-    return 2;
+    return 3;
   }
 
   @Override
   public Object productElement(int n) {
     return switch (n) {
-      case 0 -> child;
-      case 1 -> filter;
+      case 0 -> file;
+      case 1 -> key;
+      case 2 -> filter;
       default -> throw new IndexOutOfBoundsException(n);
     };
   }
@@ -149,15 +189,26 @@ final class FilterLookup extends Expression {
     return that instanceof FilterLookup;
   }
 
-  /** Equal as a case class is: the same key over the same filter, so equal plans compare equal. */
+  /** Equal as a case class is: the same children over the same filter, so equal plans compare equal. */
   @Override
   public boolean equals(Object o) {
-    return o instanceof FilterLookup f && f.child.equals(child) && f.filter.equals(filter);
+    return o instanceof FilterLookup l && Objects.equals(l.file, file) && l.key.equals(key)
+        && Objects.equals(l.filter, filter);
   }
 
   @Override
   public int hashCode() {
-    return 31 * child.hashCode() + filter.hashCode();
+    return Objects.hash(file, key, filter);
+  }
+
+  /** The SQL function's lookup: the filter of the row's file bytes, then the key in it. */
+  private static final class FileKeys implements BiPredicate<Object, Object>, java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public boolean test(Object file, Object key) {
+      return KeyColumn.mightContain(SharedFilter.of((byte[]) file), key);
+    }
   }
 
   /**
@@ -211,20 +262,7 @@ final class FilterLookup extends Expression {
 
     @Override
     public boolean test(Object key) {
-      CuckooFilter f = filter();
-      if (key instanceof UTF8String s) {
-        if (s.getBaseObject() instanceof byte[] base) {
-          return f.mightContain(base, (int) (s.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET), s.numBytes());
-        }
-        return f.mightContain(s.getBytes()); // off-heap: copied
-      } else if (key instanceof byte[] b) {
-        return f.mightContain(b);
-      } else if (key instanceof Long l) {
-        return f.mightContain(l.longValue());
-      } else if (key instanceof Integer i) {
-        return f.mightContain(i.longValue());
-      }
-      throw new IllegalArgumentException("a key of class " + key.getClass().getName() + " is not a key type");
+      return KeyColumn.mightContain(filter(), key);
     }
   }
 }

@@ -113,10 +113,18 @@ enum KeyColumn {
     throw unsupported(value);
   }
 
-  /** {@code filter.mightContain} of a value as Spark hands it to a Java UDF; false for null. */
+  /**
+   * {@code filter.mightContain} of a value as Spark hands it to a Java UDF, or as Catalyst holds
+   * it (a string's UTF-8 bytes hashed where they lie); false for null.
+   */
   static boolean mightContain(CuckooFilter filter, Object value) {
     if (value == null) {
       return false;
+    } else if (value instanceof UTF8String s) {
+      if (s.getBaseObject() instanceof byte[] base) {
+        return filter.mightContain(base, (int) (s.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET), s.numBytes());
+      }
+      return filter.mightContain(s.getBytes()); // off the heap: copied
     } else if (value instanceof String s) {
       return filter.mightContain(s);
     } else if (value instanceof Long l) {

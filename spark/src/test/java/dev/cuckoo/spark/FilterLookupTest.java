@@ -28,9 +28,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link FilterLookup}, the expression behind {@code CuckooSpark.mightContain}: for every key
- * type, its generated code and its interpreted {@code eval} answer as the plain-Java filter does
- * for the same values, and a column of another type fails the query on the driver.
+ * {@link FilterLookup}, the expression behind {@code CuckooSpark.mightContain} and SQL's {@code
+ * cuckoo_might_contain}: for every key type, its generated code and its interpreted {@code eval}
+ * answer as the plain-Java filter does for the same values, and a column of another type fails
+ * the query on the driver.
  */
 class FilterLookupTest {
   private static SparkSession spark;
@@ -159,6 +160,42 @@ class FilterLookupTest {
   }
 
   @Test
+  void theSqlFunctionIsTheSameExpressionOverAFileColumn() throws Exception {
+    CuckooSpark.register(spark);
+    SplittableRandom random = TestSeed.random("FilterLookup sql");
+    for (DataType type : TYPES) {
+      Keys keys = Keys.of(type, random);
+      java.io.ByteArrayOutputStream file = new java.io.ByteArrayOutputStream();
+      keys.filter().writeTo(file);
+      keys.rows().crossJoin(spark.createDataFrame(List.of(RowFactory.create((Object) file.toByteArray())),
+          new StructType().add("f", DataTypes.BinaryType))).createOrReplaceTempView("lookup_keys");
+      Dataset<Row> answers = spark.sql("SELECT i, cuckoo_might_contain(f, k) FROM lookup_keys");
+      StringBuilder code = new StringBuilder();
+      answers.queryExecution().debug().codegenToSeq().foreach(t -> code.append(t._2()));
+      assertTrue(code.indexOf("cuckooLookup") >= 0, "the lookup is not in the generated code of " + type);
+      for (Row r : answers.collectAsList()) {
+        Object k = keys.all().get(r.getInt(0));
+        assertEquals(keys.expected(k), r.getBoolean(1), type + " key " + k + "; " + TestSeed.rerun());
+      }
+    }
+    assertEquals(false, spark.sql("SELECT cuckoo_might_contain(CAST(NULL AS BINARY), 'a')").first().getBoolean(0));
+  }
+
+  @Test
+  void theSqlFunctionRefusesWhatIsNotAFilterOrAKey() {
+    CuckooSpark.register(spark);
+    AnalysisException key = assertThrows(AnalysisException.class,
+        () -> spark.sql("SELECT cuckoo_might_contain(X'00', 1.5D)"));
+    assertTrue(key.getMessage().contains("has type double"), key.getMessage());
+    AnalysisException notBytes = assertThrows(AnalysisException.class,
+        () -> spark.sql("SELECT cuckoo_might_contain('not bytes', 'a')"));
+    assertTrue(notBytes.getMessage().contains("filter file's bytes"), notBytes.getMessage());
+    Exception arity = assertThrows(Exception.class, () -> spark.sql("SELECT cuckoo_might_contain('a')"));
+    assertTrue(String.valueOf(arity.getMessage()).contains("takes 2 arguments")
+        || String.valueOf(arity.getCause()).contains("takes 2 arguments"), String.valueOf(arity));
+  }
+
+  @Test
   void catalystCopiesTheExpression() {
     CuckooFilter filter = CuckooFilters.create("classic?capacity=100");
     filter.add(7L);
@@ -170,7 +207,11 @@ class FilterLookupTest {
             .toSeq());
     assertEquals(filter.mightContain(8L), copy.eval(null));
     assertEquals(lookup, lookup.clone());
-    assertEquals(lookup, lookup.makeCopy(new Object[] {lookup.children().head(), held}));
+    assertEquals(lookup, lookup.makeCopy(new Object[] {null, lookup.children().head(), held}));
+    Expression sql = new FilterLookup(Literal.create(new byte[] {1}, DataTypes.BinaryType),
+        Literal.create(7L, DataTypes.LongType));
+    assertEquals(sql, sql.clone());
+    assertEquals(2, sql.children().size());
     // a literal key: Catalyst folds nothing of it (the lookup is not foldable) and runs it in a task
     Column c = CuckooSpark.mightContain(filter, functions.lit(7L));
     assertEquals(true, spark.range(1).select(c).first().getBoolean(0));

@@ -31,12 +31,31 @@ final class Width17To32Table extends SemiSortedTable {
     return SwarLanes.zeroLanes(d01, low, hi) | SwarLanes.zeroLanes(d23, low, hi) << 1;
   }
 
+  /**
+   * {@inheritDoc} The high bits of the two buckets' slots first, as {@link Width8To15Table} does:
+   * the nibbles come from {@code lanes[code]}, a load that waits for the bucket's own miss, so a
+   * lookup that reads them pays a second, dependent load. A key never added matches some slot's
+   * high bits with probability about 8/2^(f-4), so most negative lookups return without it;
+   * the others reuse the high bits' differences and add the nibbles'.
+   */
   @Override
   public boolean contains(long bucket1, long bucket2, int fingerprint) {
     long highPattern = (fingerprint >>> 4 & 0x0FFF_FFFFL) * lo;
+    long b1 = bucket1 * bucketBits;
+    long b2 = bucket2 * bucketBits;
+    long d01 = PackedBits.window(words, b1 + SemiSortCodec.CODE_BITS) ^ highPattern;
+    long d23 = PackedBits.window(words, b1 + SemiSortCodec.CODE_BITS + 2L * highBits) ^ highPattern;
+    long e01 = PackedBits.window(words, b2 + SemiSortCodec.CODE_BITS) ^ highPattern;
+    long e23 = PackedBits.window(words, b2 + SemiSortCodec.CODE_BITS + 2L * highBits) ^ highPattern;
+    if ((SwarLanes.anyZero(d01, d23, lo, hi) | SwarLanes.anyZero(e01, e23, lo, hi)) == 0) {
+      return false;
+    }
     long nibblePattern = (fingerprint & 0xF) * lo;
-    return (matches(bucket1 * bucketBits, highPattern, nibblePattern)
-        | matches(bucket2 * bucketBits, highPattern, nibblePattern)) != 0;
+    long n1 = lanes[code(b1)];
+    long n2 = lanes[code(b2)];
+    return (SwarLanes.anyZero(d01 | ((n1 & 0xFFFF_FFFFL) ^ nibblePattern), d23 | ((n1 >>> 32) ^ nibblePattern), lo, hi)
+        | SwarLanes.anyZero(e01 | ((n2 & 0xFFFF_FFFFL) ^ nibblePattern), e23 | ((n2 >>> 32) ^ nibblePattern), lo, hi))
+        != 0;
   }
 
   @Override

@@ -1,5 +1,8 @@
 package dev.cuckoo.benchmarks;
 
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.spark.CuckooSpark;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.apache.spark.sql.Column;
@@ -11,11 +14,12 @@ import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 
 /**
- * The floor under {@link SparkBloomComparison}'s {@code df.filter} times: the same probe rows
- * through a UDF of the same shape that looks nothing up, only reads the value Spark hands it (a
- * {@code Long}, or a {@code String} Spark decoded from its own UTF-8 bytes). What a filter's
- * lookup adds is its time less this one, so the ratio of two filters' lookups proper is the ratio
- * of their times less the floor:
+ * The floors under {@link SparkBloomComparison}'s {@code df.filter} times, the same probe rows
+ * through lookups that cost next to nothing: a UDF of the Bloom filter's shape that looks
+ * nothing up, only reads the value Spark hands it (a {@code Long}, or a {@code String} Spark
+ * decoded from its own UTF-8 bytes); and {@link CuckooSpark#mightContain} over a filter of 1,000
+ * keys, whose table stays in the cache. What a big filter's lookups add is its time less its
+ * floor:
  *
  * <pre>{@code
  * ./mvnw -B -o -pl benchmarks verify -DskipTests -Pmeasure-spark -Dmeasure.main=SparkUdfFloor \
@@ -36,10 +40,12 @@ public final class SparkUdfFloor {
         .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "8").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    out.println("keys\tfloor ms (fastest of " + SparkBloomComparison.PASSES + ")\trows kept");
+    out.println("keys\tUDF floor ms (fastest of " + SparkBloomComparison.PASSES + ")\trows kept"
+        + "\tcuckoo floor ms\trows kept");
     for (String keys : types) {
       long[] floor = floor(spark, keys, n, partitions, SparkBloomComparison.PASSES);
-      out.println(keys + "\t" + floor[0] + "\t" + floor[1]);
+      long[] cuckoo = cuckooFloor(spark, keys, n, partitions, SparkBloomComparison.PASSES);
+      out.println(keys + "\t" + floor[0] + "\t" + floor[1] + "\t" + cuckoo[0] + "\t" + cuckoo[1]);
     }
     spark.stop();
   }
@@ -55,6 +61,34 @@ public final class SparkUdfFloor {
     // The answer depends on the value, so that Spark must convert it and the JIT must read it.
     UDF1<Object, Boolean> touch = v -> v != null && (v.hashCode() & 7) == 0;
     Column hit = functions.udf(touch, DataTypes.BooleanType).asNonNullable().apply(functions.col("k"));
+    return fastest(probe, hit, passes);
+  }
+
+  /** Keys in the cuckoo floor's filter: the first of the probe's present keys. */
+  static final int SMALL_FILTER_KEYS = 1000;
+
+  /**
+   * Runs the probe of {@link SparkBloomComparison} at size {@code n} through {@link
+   * CuckooSpark#mightContain} over a filter of the probe's first {@value #SMALL_FILTER_KEYS}
+   * keys.
+   *
+   * @return the fastest pass in milliseconds, and the rows kept: those keys, and the false
+   *     positives among the others (0.1% of them)
+   */
+  static long[] cuckooFloor(SparkSession spark, String keys, long n, int partitions, int passes) {
+    Dataset<Row> probe = SparkBloomComparison.keys(spark, keys, n / 2, n / 2 + n, partitions);
+    CuckooFilter small = CuckooFilters.create("classic?capacity=" + SMALL_FILTER_KEYS + "&targetFpp=0.001");
+    for (long id = n / 2; id < n / 2 + SMALL_FILTER_KEYS; id++) {
+      if (keys.equals("long")) {
+        small.add(id ^ (id << 37)); // SparkBloomComparison.keys' bijection
+      } else {
+        small.add("key-" + id);
+      }
+    }
+    return fastest(probe, CuckooSpark.mightContain(small, functions.col("k")), passes);
+  }
+
+  private static long[] fastest(Dataset<Row> probe, Column hit, int passes) {
     long best = Long.MAX_VALUE;
     long kept = 0;
     for (int i = 0; i < passes; i++) {

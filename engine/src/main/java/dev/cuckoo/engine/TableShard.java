@@ -140,7 +140,6 @@ public final class TableShard implements FilterShard {
     return "shard " + index + " of " + shards() + " (" + spec + "): " + items() + " items";
   }
 
-  /** The stream without its close: writing a shard leaves the caller's stream open. */
   /**
    * Refuses a shard whose table is more than one array holds: a shard is built on the heap of
    * one task, even when the joined filter is a file past any array.
@@ -160,6 +159,7 @@ public final class TableShard implements FilterShard {
     }
   }
 
+  /** The stream without its close: writing a shard leaves the caller's stream open. */
   private static OutputStream unclosed(OutputStream out) {
     return new FilterOutputStream(out) {
       @Override

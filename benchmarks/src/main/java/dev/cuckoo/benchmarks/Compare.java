@@ -296,12 +296,27 @@ public final class Compare {
    */
   static String fork(Class<?> worker, long heapMb, String prefix, java.util.function.Consumer<String> onProgress,
       String... args) throws IOException, InterruptedException {
+    List<String> lines = fork(worker, List.of("-Xms" + Math.min(heapMb, 2048) + "m", "-Xmx" + heapMb + "m",
+        "-XX:+UseParallelGC"), prefix, onProgress, args);
+    return lines.get(lines.size() - 1);
+  }
+
+  /**
+   * Runs a worker class's {@code main} in a JVM of its own with these JVM options, on this JVM's
+   * class path, passing its {@code PROGRESS} lines on and returning, in order, the lines that
+   * start with {@code prefix}.
+   *
+   * @throws IOException if the worker fails or prints no such line
+   */
+  static List<String> fork(Class<?> worker, List<String> jvmOptions, String prefix,
+      java.util.function.Consumer<String> onProgress, String... args) throws IOException, InterruptedException {
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + Math.min(heapMb, 2048) + "m", "-Xmx" + heapMb + "m",
-        "-XX:+UseParallelGC", "-cp", System.getProperty("java.class.path"), worker.getName()));
+    List<String> cmd = new ArrayList<>(List.of(java));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), worker.getName()));
     cmd.addAll(List.of(args));
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    String result = null;
+    List<String> results = new ArrayList<>();
     List<String> other = new ArrayList<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
@@ -309,16 +324,16 @@ public final class Compare {
         if (line.startsWith("PROGRESS\t")) {
           onProgress.accept(line.substring(9));
         } else if (line.startsWith(prefix)) {
-          result = line;
+          results.add(line);
         } else {
           other.add(line);
         }
       }
     }
     int code = p.waitFor();
-    if (code != 0 || result == null) {
+    if (code != 0 || results.isEmpty()) {
       throw new IOException("measuring " + String.join(" ", args) + " failed (exit " + code + "): " + String.join("\n", other));
     }
-    return result;
+    return results;
   }
 }

@@ -2,15 +2,12 @@ package dev.cuckoo.benchmarks;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.spark.CuckooSpark;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
@@ -123,21 +120,14 @@ public final class SparkBloomComparison {
     out.println("N=" + n + ", local[2], " + partitions + " source partitions, Spark "
         + org.apache.spark.package$.MODULE$.SPARK_VERSION() + ", each contender in a JVM of its own");
     out.println(HEADER);
-    String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> jvmOptions = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    jvmOptions.add("-D" + FORK + "=false");
     for (String keys : keyTypes) {
       for (double fpp : fpps) {
         for (String contender : contenders) {
-          List<String> cmd = new ArrayList<>(List.of(java));
-          cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-          cmd.addAll(List.of("-D" + FORK + "=false", "-cp", System.getProperty("java.class.path"),
-              SparkBloomComparison.class.getName(), Long.toString(n), Integer.toString(partitions), keys, contender,
-              Double.toString(fpp)));
-          Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-          try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            r.lines().filter(l -> l.startsWith(RESULT)).forEach(l -> out.println(l.substring(RESULT.length())));
-          }
-          if (p.waitFor() != 0) {
-            throw new IllegalStateException(keys + " " + fpp + " " + contender + ": its JVM exited with " + p.exitValue());
+          for (String line : Compare.fork(SparkBloomComparison.class, jvmOptions, RESULT, progress -> {},
+              Long.toString(n), Integer.toString(partitions), keys, contender, Double.toString(fpp))) {
+            out.println(line.substring(RESULT.length()));
           }
         }
       }

@@ -45,6 +45,8 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 final class FilterLookup extends Expression implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
+  /** The SQL function's lookup, which holds nothing: generated code and {@link #eval} share it. */
+  private static final FileKeys FILE_KEYS = new FileKeys();
 
   /** The filter's file bytes, a BINARY column; null when the filter is fixed. */
   private final Expression file;
@@ -133,7 +135,7 @@ final class FilterLookup extends Expression implements java.io.Serializable {
     }
     if (file != null) {
       Object bytes = file.eval(row);
-      return bytes != null && KeyColumn.mightContain(SharedFilter.of((byte[]) bytes), value);
+      return bytes != null && FILE_KEYS.test(bytes, value);
     }
     ObjectKeys keys = interpreted;
     if (keys == null) {
@@ -149,7 +151,7 @@ final class FilterLookup extends Expression implements java.io.Serializable {
     String code;
     if (file != null) {
       ExprCode f = file.genCode(ctx);
-      String ref = ctx.addReferenceObj("cuckooLookup", new FileKeys(), BiPredicate.class.getName());
+      String ref = ctx.addReferenceObj("cuckooLookup", FILE_KEYS, BiPredicate.class.getName());
       // A number boxed as the Long whose key it is: the lookup is inlined, so the box is not kept.
       String value = number ? "java.lang.Long.valueOf((long) " + k.value() + ")" : "(Object) " + k.value();
       code = f.code() + "\n" + k.code() + "\nboolean " + ev.value() + " = !" + f.isNull() + " && !" + k.isNull()

@@ -114,8 +114,8 @@ enum KeyColumn {
   }
 
   /**
-   * {@code filter.mightContain} of a value as Spark hands it to a Java UDF, or as Catalyst holds
-   * it (a string's UTF-8 bytes hashed where they lie); false for null.
+   * {@code filter.mightContain} of a value as Catalyst holds it (a string's UTF-8 bytes hashed
+   * where they lie, a long or an int boxed, a binary's bytes); false for null.
    */
   static boolean mightContain(CuckooFilter filter, Object value) {
     if (value == null) {
@@ -125,8 +125,6 @@ enum KeyColumn {
         return filter.mightContain(base, (int) (s.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET), s.numBytes());
       }
       return filter.mightContain(s.getBytes()); // off the heap: copied
-    } else if (value instanceof String s) {
-      return filter.mightContain(s);
     } else if (value instanceof Long l) {
       return filter.mightContain(l.longValue());
     } else if (value instanceof Integer i) {

@@ -255,6 +255,12 @@ abstract sealed class BucketTable implements CuckooTable permits ByteBucketTable
     return Integer.toUnsignedLong(read(slotOffset(bucket, slot)));
   }
 
+  /** {@inheritDoc} One for every table of this variant: they differ in where their words are, not in what an entry is. */
+  @Override
+  public final Object entryEncoding() {
+    return BucketTable.class;
+  }
+
   @Override
   public final long evict(long bucket, int slot, long entry) {
     long at = slotOffset(bucket, slot);

@@ -125,6 +125,18 @@ public interface CuckooTable {
   long entryAt(long bucket, int slot);
 
   /**
+   * What an entry of this table means: tables that return equal values store the same entry for
+   * the same fingerprint in the same bucket, whatever holds their words (an array, a mapped
+   * file), so entries read from one may be stored in the other (a merge). The default is the
+   * table's class; a variant whose tables differ only in storage returns one value for all.
+   *
+   * @return a value that equals the encoding of every table whose entries mean the same
+   */
+  default Object entryEncoding() {
+    return getClass();
+  }
+
+  /**
    * Stores the entry in an empty slot of the bucket, if it has one.
    *
    * @param bucket a bucket index in {@code [0, bucketCount())}

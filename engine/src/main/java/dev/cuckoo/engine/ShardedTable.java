@@ -177,6 +177,11 @@ public final class ShardedTable implements CuckooTable {
   }
 
   @Override
+  public Object entryEncoding() {
+    return table.entryEncoding();
+  }
+
+  @Override
   public boolean insert(long bucket, long entry) {
     return table.insert(bucket - first, entry);
   }

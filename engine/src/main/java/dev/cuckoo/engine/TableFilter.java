@@ -216,14 +216,13 @@ public abstract class TableFilter extends AbstractCuckooFilter {
     CuckooTable mine = table();
     CuckooTable theirs = that.table();
     int shards = ShardedTable.shardsOf(spec());
-    if (mine.getClass() != theirs.getClass() || mine.bucketCount() != theirs.bucketCount()
+    if (!mine.entryEncoding().equals(theirs.entryEncoding()) || mine.bucketCount() != theirs.bucketCount()
         || mine.slotsPerBucket() != theirs.slotsPerBucket()
         || !spec().fingerprintBits().equals(that.spec().fingerprintBits())
         || shards != ShardedTable.shardsOf(that.spec())) {
-      throw new IllegalArgumentException("cannot merge " + that.spec() + " (" + theirs.bucketCount() + " buckets of "
-          + theirs.slotsPerBucket() + ", " + ShardedTable.shardsOf(that.spec()) + " shards) into " + spec() + " ("
-          + mine.bucketCount() + " buckets of " + mine.slotsPerBucket() + ", " + shards + " shards): a fingerprint only"
-          + " means something at its bucket, so the tables must have one shape; create both from one config");
+      throw new IllegalArgumentException("cannot merge " + that.spec() + " (" + shape(theirs, that.spec()) + ") into "
+          + spec() + " (" + shape(mine, spec()) + "): a fingerprint only means something at its bucket, so the"
+          + " tables must have one shape; create both from one config");
     }
     beforeChange();
     long[] moved = {0};
@@ -254,6 +253,13 @@ public abstract class TableFilter extends AbstractCuckooFilter {
       throw new UncheckedIOException(e); // the action does no I/O
     }
     return moved[0];
+  }
+
+  /** @return a table's shape as a refused merge names it: buckets, slots, and shards where there are several */
+  private static String shape(CuckooTable table, FilterSpec spec) {
+    int shards = ShardedTable.shardsOf(spec);
+    return table.bucketCount() + " buckets of " + table.slotsPerBucket() + " slots"
+        + (shards > 1 ? " in " + shards + " shards" : "");
   }
 
   /** {@inheritDoc} With {@code concurrency=striped}, a snapshot: writers wait until it is written. */

@@ -372,6 +372,12 @@ abstract sealed class SemiSortedTable implements CuckooTable
     return Integer.toUnsignedLong(fingerprintOfSortKey(sortKeyAt(o, nibblesAt(o), slot)));
   }
 
+  /** {@inheritDoc} One for every table of this variant: they differ in where their words are, not in what an entry is. */
+  @Override
+  public final Object entryEncoding() {
+    return SemiSortedTable.class;
+  }
+
   @Override
   public final long evict(long bucket, int slot, long entry) {
     long o = offset(bucket);

@@ -149,6 +149,27 @@ public interface FilterProvider {
   }
 
   /**
+   * Rewrites the payload of a file of an earlier format version (1 or 2), whose table is not
+   * aligned, as the payload of a version 3 file, streaming: the table goes from {@code in} to the
+   * new payload as it is read, so that a file larger than the heap converts ({@link
+   * dev.cuckoo.CuckooFilters#convert}). It checks the old payload's fields as {@link #read} does
+   * and reads it to its end; the envelope then checks the old file's checksum, and the new file's
+   * table through {@link dev.cuckoo.MappedFilter#verify}. Only for variants that map their files;
+   * the default throws.
+   *
+   * @param resolved the spec the old file records, resolved by {@link #validate}
+   * @param in the old payload, bounded to its declared length
+   * @param out creates the new payload, of the length this method gives it; called once
+   * @throws dev.cuckoo.CorruptFilterException if a field of the old payload is out of range or it
+   *     ends early
+   * @throws IOException if reading or writing fails
+   * @throws UnsupportedOperationException if the variant does not map its files
+   */
+  default void realign(FilterSpec resolved, PayloadInput in, MappedPayload.Factory out) throws IOException {
+    throw new UnsupportedOperationException("variant " + name() + " cannot be mapped");
+  }
+
+  /**
    * Creates one empty shard of a filter whose spec has {@code shards=S} ({@link
    * dev.cuckoo.FilterSpec#SHARDS}); {@link dev.cuckoo.CuckooFilters#createShard} calls it with
    * an index it has checked. Variants that cannot be built in shards throw (the default).

@@ -100,4 +100,15 @@ public interface MappedPayload {
    * @throws IOException if closing fails
    */
   void close() throws IOException;
+
+  /** Creates the payload of a new file once its length is known ({@link FilterProvider#realign}). */
+  @FunctionalInterface
+  interface Factory {
+    /**
+     * @param length the payload's length in bytes
+     * @return the new payload, writable, zeros
+     * @throws IOException if the file cannot be created at that length
+     */
+    MappedPayload create(long length) throws IOException;
+  }
 }

@@ -70,6 +70,14 @@ final class ClassicPayload {
     return ClassicFilter.of(spec, table, contents.stash(), contents.items());
   }
 
+  /** Rewrites a payload of an earlier format version as one that maps ({@link TablePayload#realign}). */
+  static void realign(FilterSpec spec, PayloadInput in, MappedPayload.Factory out) throws IOException {
+    int slots = spec.bucketSize().getAsInt();
+    int bits = spec.fingerprintBits().getAsInt();
+    TablePayload.realign(in, out, ClassicProvider.NAME, spec.capacity().getAsLong(), slots, bits,
+        ShardedTable.shardsOf(spec), m -> BucketTable.payloadWords(m, slots, bits));
+  }
+
   /** @return the bytes of the payload of a new filter of the spec in a mapped file */
   static long mappedLength(FilterSpec spec) {
     return TablePayload.alignedLength(payloadWords(spec, ClassicFilter.newBucketCount(spec)));

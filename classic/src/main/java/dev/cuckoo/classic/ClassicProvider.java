@@ -239,4 +239,9 @@ public final class ClassicProvider implements FilterProvider {
   public MappedFilter open(FilterSpec resolved, MappedPayload payload) throws IOException {
     return ClassicPayload.open(resolved, payload);
   }
+
+  @Override
+  public void realign(FilterSpec resolved, PayloadInput in, MappedPayload.Factory out) throws IOException {
+    ClassicPayload.realign(resolved, in, out);
+  }
 }

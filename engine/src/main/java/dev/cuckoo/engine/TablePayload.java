@@ -320,6 +320,51 @@ public final class TablePayload {
     return new MappedContents(buckets, 0, words, stash, file);
   }
 
+  /** Bytes of the table copied at a time by {@link #realign}. */
+  private static final int COPY_BYTES = 1 << 16;
+
+  /**
+   * Rewrites a payload of layout 1 or 2 (format versions 1 and 2) as layout 3 in a new mapped
+   * file, streaming: the table's words are copied as they arrive into the new payload, in the
+   * same encoding, with one buffer of {@value #COPY_BYTES} bytes, and the fields and stash (which
+   * follow the table in the old layouts) go into the first page last. The sizing is kept, so a
+   * table of 0.1.0's layout 1 stays its size. The old payload's fields are checked as {@link
+   * #read} checks them; its table's encoding is checked by the caller through the new file.
+   *
+   * @param in the old payload, read to its end
+   * @param out creates the new payload, given its length
+   * @param variant the variant, for messages
+   * @param capacity the spec's capacity
+   * @param slots the slots per bucket
+   * @param fingerprintBits the fingerprint width
+   * @param shards the spec's shards, 1 for a table that is not sharded
+   * @param payloadWords W, the longs the variant's table takes, for a bucket count
+   * @throws CorruptFilterException if a field is out of range or disagrees with the shape, the
+   *     payload is already aligned, or it ends early
+   * @throws IOException if reading or writing fails
+   */
+  public static void realign(PayloadInput in, MappedPayload.Factory out, String variant, long capacity, int slots,
+      int fingerprintBits, int shards, LongUnaryOperator payloadWords) throws IOException {
+    Head head = head(in, variant, capacity, slots, fingerprintBits, shards, payloadWords);
+    if (head.layout() == ALIGNED_LAYOUT) {
+      throw new CorruptFilterException(variant + " payload layout " + ALIGNED_LAYOUT + " in a file of format version 1"
+          + " or 2, whose payloads are of layout " + LEGACY_LAYOUT + " or " + LAYOUT);
+    }
+    long tableBytes = head.tableWords() * Long.BYTES;
+    in.requireRemaining(tableBytes, "a table of " + head.tableWords() + " longs");
+    MappedPayload payload = out.create(alignedLength(head.tableWords()));
+    byte[] chunk = new byte[(int) Math.min(COPY_BYTES, tableBytes)];
+    for (long at = 0; at < tableBytes; at += chunk.length) {
+      int n = (int) Math.min(chunk.length, tableBytes - at);
+      in.readFully(chunk, 0, n);
+      payload.write(STATE_BYTES + at, java.nio.ByteBuffer.wrap(chunk, 0, n));
+    }
+    FingerprintStash stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits,
+        variant);
+    payload.write(0, java.nio.ByteBuffer.wrap(
+        state(capacity, slots, fingerprintBits, shards, head.buckets(), head.items(), head.tableWords(), stash)));
+  }
+
   /**
    * What {@link #open} and {@link #create} found.
    *

@@ -90,6 +90,13 @@ final class SemiSortedPayload {
     }
   }
 
+  /** Rewrites a payload of an earlier format version as one that maps ({@link TablePayload#realign}). */
+  static void realign(FilterSpec spec, PayloadInput in, MappedPayload.Factory out) throws IOException {
+    int bits = spec.fingerprintBits().getAsInt();
+    TablePayload.realign(in, out, SemiSortedProvider.NAME, spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits,
+        ShardedTable.shardsOf(spec), m -> SemiSortedTable.payloadWords(m, bits));
+  }
+
   /** @return the bytes of the payload of a new filter of the spec in a mapped file */
   static long mappedLength(FilterSpec spec) {
     int bits = spec.fingerprintBits().getAsInt();

@@ -211,4 +211,9 @@ public final class SemiSortedProvider implements FilterProvider {
   public MappedFilter open(FilterSpec resolved, MappedPayload payload) throws IOException {
     return SemiSortedPayload.open(resolved, payload);
   }
+
+  @Override
+  public void realign(FilterSpec resolved, PayloadInput in, MappedPayload.Factory out) throws IOException {
+    SemiSortedPayload.realign(resolved, in, out);
+  }
 }

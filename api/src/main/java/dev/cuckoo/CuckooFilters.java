@@ -174,6 +174,32 @@ public final class CuckooFilters {
   }
 
   /**
+   * Writes a filter file again, to a new file, in the current format version of its variant:
+   * version 3 for the variants that map ({@code classic}, {@code semi-sorted}), whose table is then
+   * aligned so that {@link #open} maps it; version 2 for the others, which are read, never mapped,
+   * and whose files version 2 already is. A file of format version 1 or 2 of a variant that maps
+   * is converted streaming: its table goes through a fixed buffer into the new file, so a file of
+   * any size converts without the heap holding it. The new file is then checked whole, as {@link
+   * MappedFilter#verify} checks a file.
+   *
+   * <pre>{@code
+   * CuckooFilters.convert(Path.of("old.cuckoo"), Path.of("new.cuckoo"));
+   * try (MappedFilter f = CuckooFilters.open(Path.of("new.cuckoo"))) { ... }
+   * }</pre>
+   *
+   * @param from the filter file to read, of any format version this library reads
+   * @param to the file to write, which must not exist yet; it is removed if the conversion fails
+   * @return the format version written: 3, or 2 for a variant that does not map
+   * @throws CorruptFilterException as {@link #read} does, the message naming {@code from}
+   * @throws IllegalArgumentException as {@link #read} does, if the file of a variant that does not
+   *     map holds a filter larger than the heap
+   * @throws IOException if {@code to} exists, or reading or writing fails
+   */
+  public static int convert(java.nio.file.Path from, java.nio.file.Path to) throws IOException {
+    return FilterFile.convert(from, to);
+  }
+
+  /**
    * Opens the bytes of one shard ({@link FilterShard#writeTo}) for {@link #joinShards}: from a
    * file, an object store, a Spark task's output.
    */

@@ -62,6 +62,64 @@ public final class HeapRoom {
     OptionalLong unused = provider.memoryToCreate(resolved);
   }
 
+  /**
+   * Checks, before a file's payload is read, that the heap could hold the filter it makes: about
+   * as many bytes as the payload. Only the heap's maximum is compared ({@link #create} explains
+   * why); a read that then finds too little free is refused by {@link #noRoomToRead}.
+   *
+   * @param provider the file's variant
+   * @param resolved the file's spec, resolved
+   * @param payloadLength the payload's length in bytes
+   * @param version the file's format version
+   * @return the refusal to throw, or {@code null} if the heap's maximum is enough
+   */
+  public static IllegalArgumentException roomToRead(FilterProvider provider, FilterSpec resolved, long payloadLength,
+      int version) {
+    // The payload holds the table, so its bytes are what a read allocates, about: a payload that
+    // cannot hold the spec's table is damage, which the variant's reader reports, allocating only as
+    // the bytes arrive.
+    return payloadLength > Runtime.getRuntime().maxMemory()
+        ? noRoomToRead(provider, resolved, payloadLength, version, null)
+        : null;
+  }
+
+  /**
+   * The refusal of a read whose filter the heap cannot hold: it names the bytes, the heap's
+   * maximum, and how to have the filter without the heap ({@code open} maps a file of a variant
+   * that maps; an older file is converted first).
+   *
+   * @param provider the file's variant
+   * @param resolved the file's spec, resolved
+   * @param payloadLength the payload's length in bytes
+   * @param version the file's format version
+   * @param cause the {@code OutOfMemoryError} the read threw, or {@code null} if it was refused first
+   * @return the exception to throw
+   */
+  public static IllegalArgumentException noRoomToRead(FilterProvider provider, FilterSpec resolved,
+      long payloadLength, int version, OutOfMemoryError cause) {
+    long needed = payloadLength;
+    long max = Runtime.getRuntime().maxMemory();
+    String instead;
+    if (!provider.mapsFiles()) {
+      instead = "";
+    } else if (version >= FilterFile.FORMAT_VERSION) {
+      instead = "; CuckooFilters.open maps the file instead, holding none of its table on the heap, or";
+    } else {
+      instead = "; CuckooFilters.convert rewrites the file in format version " + FilterFile.FORMAT_VERSION
+          + " without reading it onto the heap, and CuckooFilters.open then maps it, or";
+    }
+    String room = cause == null
+        ? "the heap's maximum of " + bytes(max)
+        : "the heap had free (its maximum is " + bytes(max) + ")";
+    IllegalArgumentException refused = new IllegalArgumentException("reading a filter of " + resolved + " takes about "
+        + bytes(needed) + " of heap, more than " + room + instead + (instead.isEmpty() ? "; " : " ")
+        + "give the JVM more heap with -Xmx");
+    if (cause != null) {
+      refused.addSuppressed(cause);
+    }
+    return refused;
+  }
+
   private static IllegalArgumentException tooLarge(FilterProvider provider, FilterSpec spec, OptionalLong needed) {
     Runtime rt = Runtime.getRuntime();
     long max = rt.maxMemory();
@@ -73,8 +131,11 @@ public final class HeapRoom {
     String instead = fits > 0
         ? spec.toBuilder().capacity(fits).build() + " fits in half the " + bytes(free) + " free now"
         : "not even capacity=1 fits in half the " + bytes(free) + " free now";
+    String file = provider.mapsFiles()
+        ? ", or build it in a file, which the heap does not bound (CuckooFilters.createFile)"
+        : "";
     return new IllegalArgumentException("a filter of " + spec + " " + what + " the heap's maximum of "
-        + bytes(max) + "; " + instead + ", or give the JVM more heap with -Xmx");
+        + bytes(max) + "; " + instead + file + ", or give the JVM more heap with -Xmx");
   }
 
   /** The largest capacity below the spec's whose filter takes at most {@code budget} bytes, or 0. */

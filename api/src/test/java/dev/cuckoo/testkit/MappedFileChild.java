@@ -12,7 +12,10 @@ import java.util.concurrent.TimeUnit;
  * A child JVM for {@link MappedFilterContractTest}: what a second process does to a mapped file.
  * {@code halt-between} creates a file, adds keys, forces, adds more and halts (no shutdown hooks,
  * no close); {@code halt-after-force} adds, forces and halts; {@code query} opens a file read-only
- * and checks every key; {@code build} creates a file, adds the keys and closes it. Exit status 0 is success (a halt exits 0 too), anything else a failure.
+ * and checks every key; {@code build} creates a file, adds the keys and closes it; {@code
+ * read-refused} reads a file larger than the heap and expects the heap check's refusal; {@code
+ * convert} converts the file named in place of the config into the file. Exit status 0 is success
+ * (a halt exits 0 too), anything else a failure.
  */
 public final class MappedFileChild {
   private MappedFileChild() {}
@@ -94,6 +97,25 @@ public final class MappedFileChild {
             }
           }
         }
+      }
+      case "read-refused" -> {
+        // config unused; exit 0 if read refuses the file with the message the heap check gives
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+          CuckooFilters.read(in);
+          System.exit(7);
+        } catch (IllegalArgumentException e) {
+          String m = e.getMessage();
+          System.out.println(m);
+          boolean named = m.contains("bytes") && m.contains("of heap") && m.contains("the heap's maximum")
+              && m.contains("CuckooFilters.open") && m.contains("-Xmx");
+          System.exit(named ? 0 : 8);
+        } catch (OutOfMemoryError e) {
+          System.exit(6);
+        }
+      }
+      case "convert" -> {
+        // config is the file to convert, file the new one
+        System.exit(CuckooFilters.convert(Path.of(config), file) == 3 ? 0 : 9);
       }
       default -> System.exit(4);
     }

@@ -158,6 +158,9 @@ public abstract class MappedFilterContractTest {
     CorruptFilterException e = assertThrows(CorruptFilterException.class, () -> CuckooFilters.open(file));
     assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     assertTrue(e.getMessage().contains("being changed"), e.getMessage());
+    // Its writer is alive and holds the lock: the reader is told so, not that the writer stopped.
+    assertTrue(e.getMessage().contains("a writer that has it open now"), e.getMessage());
+    assertFalse(e.getMessage().contains("when its writer stopped"), e.getMessage());
     assertThrows(CorruptFilterException.class, () -> read(file));
     f.close();
     try (MappedFilter g = CuckooFilters.open(file)) {
@@ -177,11 +180,7 @@ public abstract class MappedFilterContractTest {
 
   @Test
   void hostileFilesAreRefusedAtOpen() throws IOException {
-    CuckooFilter heap = CuckooFilters.create(small());
-    for (int i = 0; i < 100; i++) {
-      heap.add(key(i));
-    }
-    byte[] good = Files.readAllBytes(write(heap, dir.resolve("good.cuckoo")));
+    byte[] good = smallFileOf100Keys();
     // truncated anywhere, or extended
     for (int cut : new int[] {0, 3, 20, 100, 4096, good.length / 2, good.length - 5, good.length - 1}) {
       Path f = Files.write(dir.resolve("cut" + cut), java.util.Arrays.copyOf(good, cut));
@@ -214,6 +213,15 @@ public abstract class MappedFilterContractTest {
     }
   }
 
+  /** @return the bytes of a file of {@link #small} holding 100 keys */
+  private byte[] smallFileOf100Keys() throws IOException {
+    CuckooFilter heap = CuckooFilters.create(small());
+    for (int i = 0; i < 100; i++) {
+      heap.add(key(i));
+    }
+    return Files.readAllBytes(write(heap, dir.resolve("good.cuckoo")));
+  }
+
   private static long offsetOfPayload(byte[] file) throws IOException {
     return dev.cuckoo.internal.FilterFile.readHeader(new ByteArrayInputStream(file)).payloadOffset();
   }
@@ -227,6 +235,153 @@ public abstract class MappedFilterContractTest {
     Path file = Files.write(dir.resolve("v2.cuckoo"), out.toByteArray());
     UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> CuckooFilters.open(file));
     assertTrue(e.getMessage().contains("cuckoo convert"), e.getMessage());
+  }
+
+  /** A flipped version byte (3 to 2) reads as an older file: open, read and convert report damage, not "convert it". */
+  @Test
+  void aFileWhoseVersionFieldIsDamagedIsReportedAsDamaged() throws IOException {
+    byte[] bad = smallFileOf100Keys();
+    bad[5] = 2;
+    Path file = Files.write(dir.resolve("version-flipped.cuckoo"), bad);
+    CorruptFilterException opened = assertThrows(CorruptFilterException.class, () -> CuckooFilters.open(file));
+    assertTrue(opened.getMessage().contains("damaged") && !opened.getMessage().contains("convert"), opened.getMessage());
+    CorruptFilterException read = assertThrows(CorruptFilterException.class, () -> read(file));
+    assertTrue(read.getMessage().contains("damaged: checksum mismatch"), read.getMessage());
+    CorruptFilterException converted = assertThrows(CorruptFilterException.class,
+        () -> CuckooFilters.convert(file, dir.resolve("out.cuckoo")));
+    assertTrue(converted.getMessage().contains("damaged"), converted.getMessage());
+    assertFalse(Files.exists(dir.resolve("out.cuckoo")), "a failed conversion leaves nothing");
+  }
+
+  @Test
+  void aDirectoryIsRefusedNamingIt() throws IOException {
+    Path folder = Files.createDirectory(dir.resolve("folder.cuckoo"));
+    IOException e = assertThrows(IOException.class, () -> CuckooFilters.open(folder));
+    assertTrue(e.getMessage().contains(folder.toString()) && e.getMessage().contains("directory"), e.getMessage());
+    IOException c = assertThrows(IOException.class, () -> CuckooFilters.convert(folder, dir.resolve("x.cuckoo")));
+    assertTrue(c.getMessage().contains(folder.toString()), c.getMessage());
+  }
+
+  /**
+   * A file of format version 2 (an earlier release's) converts to exactly the file {@code writeTo}
+   * writes today, in every shape, stash included; an existing target is refused and kept.
+   */
+  @Test
+  void anOlderFileConvertsToTheFileWriteToWrites() throws IOException {
+    for (String shape : shapes()) {
+      String config = shape + "&capacity=2000";
+      CuckooFilter heap = CuckooFilters.create(config);
+      for (long i = 0; heap.add(key(i)); i++) {
+        // to the brim: the stash holds some too
+      }
+      Path current = write(heap, dir.resolve("v3-" + shape.hashCode() + ".cuckoo"));
+      Path older = asVersion2(current, dir.resolve("v2-" + shape.hashCode() + ".cuckoo"));
+      assertEquals(2, dev.cuckoo.internal.FilterFile.readHeader(new ByteArrayInputStream(Files.readAllBytes(older)))
+          .version(), config);
+      assertEquals(heap.size(), read(older).size(), config);
+      Path converted = dir.resolve("converted-" + shape.hashCode() + ".cuckoo");
+      assertEquals(3, CuckooFilters.convert(older, converted), config);
+      assertEquals(-1, Files.mismatch(current, converted), config + ": the converted file is the one writeTo writes");
+      Path again = dir.resolve("again-" + shape.hashCode() + ".cuckoo");
+      assertEquals(3, CuckooFilters.convert(converted, again), config);
+      assertEquals(-1, Files.mismatch(current, again), config);
+      byte[] before = Files.readAllBytes(again);
+      assertThrows(java.nio.file.FileAlreadyExistsException.class, () -> CuckooFilters.convert(older, again));
+      assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(again)), "an existing target is kept");
+    }
+  }
+
+  /**
+   * Files larger than the heap: {@code read} refuses one before it allocates, naming the bytes,
+   * the heap and {@code open}, where it threw {@code OutOfMemoryError}; {@code convert} streams an
+   * older one into the file {@code writeTo} would write (child JVMs with a heap smaller than the file).
+   */
+  @Test
+  void aFileLargerThanTheHeapIsRefusedByReadAndConvertsStreaming() throws Exception {
+    Path big = dir.resolve("big.cuckoo");
+    long capacity = 8_000_000;
+    while (true) {
+      try (MappedFilter f = CuckooFilters.createFile(shapes().get(0) + "&capacity=" + capacity, big)) {
+        for (int i = 0; i < 5000; i++) {
+          assertTrue(f.add(key(i)));
+        }
+      }
+      if (Files.size(big) > 96L << 20) {
+        break;
+      }
+      Files.delete(big);
+      capacity *= 2;
+    }
+    assertEquals(0, MappedFileChild.run(List.of("-Xmx48m"), "read-refused", small(), big.toString(), "0"),
+        "read of a " + Files.size(big) + "-byte file in a 48 MB heap");
+    Path older = asVersion2(big, dir.resolve("big-v2.cuckoo"));
+    Path converted = dir.resolve("big-converted.cuckoo");
+    assertEquals(0, MappedFileChild.run(List.of("-Xmx48m"), "convert", older.toString(), converted.toString(), "0"),
+        "convert of a " + Files.size(older) + "-byte file in a 48 MB heap");
+    assertEquals(-1, Files.mismatch(big, converted), "the converted file is the one the filter was");
+  }
+
+  /** A heap filter and a mapped one of one config merge, either into the other. */
+  @Test
+  void aHeapAndAMappedFilterOfOneConfigMergeEitherWay() throws IOException {
+    for (String shape : shapes()) {
+      String config = shape + "&capacity=4000";
+      CuckooFilter heap = CuckooFilters.create(config);
+      try (MappedFilter mapped = CuckooFilters.createFile(config, dir.resolve("m" + shape.hashCode() + ".cuckoo"))) {
+        for (int i = 0; i < 1500; i++) {
+          assertTrue(heap.add(key(i)), config);
+          assertTrue(mapped.add(key(10_000 + i)), config);
+        }
+        assertEquals(1500, mapped.addAll(heap), config + ": heap into mapped");
+        CuckooFilter fromMapped = CuckooFilters.create(config);
+        assertEquals(3000, fromMapped.addAll(mapped), config + ": mapped into heap");
+        for (int i = 0; i < 1500; i++) {
+          assertTrue(mapped.mightContain(key(i)) && mapped.mightContain(key(10_000 + i)), config);
+          assertTrue(fromMapped.mightContain(key(i)) && fromMapped.mightContain(key(10_000 + i)), config);
+        }
+        mapped.force();
+        mapped.verify();
+      }
+    }
+  }
+
+  /**
+   * Writes a version 3 file of a table variant again as its earlier release wrote it: format
+   * version 2, payload layout 2 (fields, table, stash), streaming the table.
+   */
+  static Path asVersion2(Path current, Path older) throws IOException {
+    dev.cuckoo.internal.FilterFile.Header header;
+    try (InputStream in = Files.newInputStream(current)) {
+      header = dev.cuckoo.internal.FilterFile.readHeader(in);
+    }
+    try (FileChannel channel = FileChannel.open(current, StandardOpenOption.READ);
+        OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(older))) {
+      ByteBuffer page = ByteBuffer.allocate(4096);
+      channel.read(page, header.payloadOffset());
+      int sizing = page.getInt(4);
+      long buckets = page.getLong(8);
+      long items = page.getLong(16);
+      long words = page.getLong(24);
+      int stashed = page.getInt(32);
+      long length = 4 + 3 * 8 + 8 * words + 4 + 12L * stashed;
+      dev.cuckoo.FilterSpec spec = dev.cuckoo.FilterSpec.parse(header.spec());
+      dev.cuckoo.internal.FilterFile.write(out, spec, spec.hashStrategy(), length, o -> {
+        o.writeInt(sizing);
+        o.writeLong(buckets);
+        o.writeLong(items);
+        o.writeLong(words);
+        ByteBuffer chunk = ByteBuffer.allocate(1 << 16);
+        for (long at = 0; at < 8 * words; ) {
+          chunk.clear().limit((int) Math.min(chunk.capacity(), 8 * words - at));
+          int n = channel.read(chunk, header.payloadOffset() + 4096 + at);
+          o.write(chunk.array(), 0, n);
+          at += n;
+        }
+        o.writeInt(stashed);
+        o.write(page.array(), 36, 12 * stashed);
+      }, false);
+    }
+    return older;
   }
 
   @Test
@@ -257,7 +412,9 @@ public abstract class MappedFilterContractTest {
     assertEquals(0, MappedFileChild.run("halt-between", small(), between.toString(), "3000"));
     CorruptFilterException e = assertThrows(CorruptFilterException.class, () -> CuckooFilters.open(between));
     assertTrue(e.getMessage().contains(between.toString()), e.getMessage());
-    assertThrows(CorruptFilterException.class, () -> CuckooFilters.openWritable(between));
+    assertTrue(e.getMessage().contains("when its writer stopped"), e.getMessage());
+    CorruptFilterException w = assertThrows(CorruptFilterException.class, () -> CuckooFilters.openWritable(between));
+    assertTrue(w.getMessage().contains("when its writer stopped"), w.getMessage());
 
     Path after = dir.resolve("halted-after.cuckoo");
     assertEquals(0, MappedFileChild.run("halt-after-force", small(), after.toString(), "3000"));

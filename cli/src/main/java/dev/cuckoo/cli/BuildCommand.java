@@ -139,13 +139,16 @@ final class BuildCommand implements Callable<Integer> {
     if (!inPlace) {
       return build(out, err, recordSize, wanted, create(wanted), null);
     }
-    Path temp = FileAccess.temporaryFor(output);
-    MappedFilter filter = createFile(wanted, temp);
+    Path temp = TemporaryFiles.forTarget(output);
     try {
-      return build(out, err, recordSize, wanted, filter, temp);
+      MappedFilter filter = createFile(wanted, temp);
+      try {
+        return build(out, err, recordSize, wanted, filter, temp);
+      } finally {
+        filter.close();
+      }
     } finally {
-      filter.close();
-      FileAccess.deleteIfExists(temp);
+      TemporaryFiles.release(temp);
     }
   }
 

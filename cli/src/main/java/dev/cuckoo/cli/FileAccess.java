@@ -215,7 +215,7 @@ final class FileAccess {
   static void writeAtomically(Path target, Content content) {
     requireWritable(target);
     Path absolute = target.toAbsolutePath();
-    Path temp = temporaryFor(target);
+    Path temp = TemporaryFiles.forTarget(target);
     try {
       try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
           OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), BUFFER_BYTES)) {
@@ -227,19 +227,8 @@ final class FileAccess {
     } catch (IOException e) {
       throw failure(target, e);
     } finally {
-      deleteIfExists(temp);
+      TemporaryFiles.release(temp);
     }
-  }
-
-  /**
-   * @param target a file to write
-   * @return a name beside it, hidden and unique to this process and moment, to write it under
-   *     before renaming it
-   */
-  static Path temporaryFor(Path target) {
-    Path absolute = target.toAbsolutePath();
-    return absolute.getParent().resolve(
-        "." + absolute.getFileName() + "." + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".tmp");
   }
 
   /**
@@ -300,13 +289,5 @@ final class FileAccess {
       why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
     return new CommandError(path + ": " + why, e);
-  }
-
-  static void deleteIfExists(Path temp) {
-    try {
-      Files.deleteIfExists(temp);
-    } catch (IOException ignored) {
-      // the temporary file is left behind; the target is unharmed either way
-    }
   }
 }

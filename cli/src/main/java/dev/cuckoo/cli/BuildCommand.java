@@ -136,6 +136,11 @@ final class BuildCommand implements Callable<Integer> {
       FileAccess.requireNotSameFile(Paths.get(input), output, "--output");
     }
     FileAccess.requireWritable(output);
+    if (inPlace && !FileAccess.mapsFiles(wanted.variant())) {
+      throw new CommandError("--in-place builds the filter in a mapped file, and variant " + wanted.variant()
+          + (CuckooFilters.variants().contains(wanted.variant()) ? " is not mapped" : " is not installed")
+          + " (variants that are: " + FileAccess.mappingVariants() + "); without --in-place it is built on the heap");
+    }
     if (!inPlace) {
       return build(out, err, recordSize, wanted, create(wanted), null);
     }
@@ -161,9 +166,7 @@ final class BuildCommand implements Callable<Integer> {
     long startNanos = System.nanoTime();
     Tally tally = new Tally();
     try (KeyReader keys = KeyReader.open(input, recordSize, parent.stdin)) {
-      // On JDK 17, which we build for, console() is null exactly when no terminal is attached.
-      @SuppressWarnings("SystemConsoleNull")
-      boolean showProgress = !quiet && (progress || System.console() != null);
+      boolean showProgress = !quiet && ProgressBar.wanted(progress, false);
       ProgressBar bar = showProgress ? ProgressBar.on(err, keys.totalBytes()) : ProgressBar.off();
       try {
         addAll(filter, keys, bar, tally);
@@ -314,12 +317,19 @@ final class BuildCommand implements Callable<Integer> {
       if (input.equals(KeyReader.STDIN)) {
         return "a filter that takes them is likely --config '" + candidate + "' (not tried: stdin cannot be read again)";
       }
+      String untried = inPlace ? roomOnDisk(candidate) : roomOnHeap(candidate);
+      if (untried != null) {
+        return "a filter that takes them is likely --config '" + candidate + "' (not tried: " + untried + ")";
+      }
       long stored;
       try {
         stored = storedBeforeRefusal(candidate);
       } catch (IllegalArgumentException | OutOfMemoryError e) {
         return "a filter that takes them is likely --config '" + candidate + "' (not tried: "
             + (e instanceof OutOfMemoryError ? "not enough memory" : e.getMessage()) + ")";
+      } catch (IOException e) {
+        return "a filter that takes them is likely --config '" + candidate + "' (not tried: its file could not be"
+            + " written beside " + output + ": " + e.getMessage() + ")";
       }
       if (stored < 0) {
         return "a filter that takes them is --config '" + candidate + "'";
@@ -341,8 +351,21 @@ final class BuildCommand implements Callable<Integer> {
    *
    * @return the keys it stored when it refused one, or -1 if it took every key
    */
-  private long storedBeforeRefusal(FilterSpec spec) {
-    CuckooFilter trial = CuckooFilters.create(spec);
+  private long storedBeforeRefusal(FilterSpec spec) throws IOException {
+    if (!inPlace) {
+      return storedBeforeRefusal(CuckooFilters.create(spec));
+    }
+    // A build in place is tried in place: in a file beside the output, removed after, so that
+    // the advice is about what the file system holds, not the heap.
+    Path temp = TemporaryFiles.forTarget(output);
+    try (MappedFilter trial = CuckooFilters.createFile(spec.toString(), temp)) {
+      return storedBeforeRefusal(trial);
+    } finally {
+      TemporaryFiles.release(temp);
+    }
+  }
+
+  private long storedBeforeRefusal(CuckooFilter trial) {
     try (KeyReader keys = KeyReader.open(input, format.recordSize(), parent.stdin)) {
       for (byte[] key = keys.next(); key != null; key = keys.next()) {
         if (!(distinct && trial.mightContain(key)) && !trial.add(key)) {
@@ -353,6 +376,76 @@ final class BuildCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new CommandError(input + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * @return why a filter of the candidate cannot be tried on the heap (its size against the
+   *     heap's maximum, and what to do), or {@code null} if it can
+   */
+  private static String roomOnHeap(FilterSpec candidate) {
+    boolean maps = FileAccess.mapsFiles(candidate.variant());
+    long needed;
+    try {
+      var provider = CuckooFilters.provider(candidate.variant());
+      FilterSpec resolved = provider.validate(candidate);
+      try {
+        needed = provider.memoryToCreate(resolved).orElse(0);
+      } catch (IllegalArgumentException pastOneArray) {
+        // The spec is valid, and only the heap refuses it: its table is past what one array holds.
+        return "its table is more than one Java array holds, whatever the heap"
+            + (maps ? "; build it with --in-place, in a file, which has no such bound" : "");
+      }
+    } catch (IllegalArgumentException badConfig) {
+      return null; // create says what is wrong with it
+    }
+    long max = Runtime.getRuntime().maxMemory();
+    if (needed <= max) {
+      return null;
+    }
+    return "it needs " + TextFormat.mebibytes(needed) + ", more than Java's heap of " + TextFormat.mebibytes(max)
+        + (maps ? "; build it with --in-place, in a file the heap does not bound, or" : ";")
+        + " give Java more heap, e.g. JAVA_OPTS=-Xmx" + gibibytesFor(needed) + "g";
+  }
+
+  /**
+   * @return why a filter of the candidate cannot be tried in a file beside the output (its file
+   *     against the room left on that file system), or {@code null} if it can
+   */
+  private String roomOnDisk(FilterSpec candidate) {
+    long needed;
+    try {
+      needed = CuckooFilters.provider(candidate.variant())
+          .mappedPayloadLength(CuckooFilters.provider(candidate.variant()).validate(candidate)).orElse(0);
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+    Path folder = output.toAbsolutePath().getParent();
+    long free;
+    try {
+      free = java.nio.file.Files.getFileStore(folder).getUsableSpace();
+    } catch (IOException e) {
+      return null; // unknown: the trial itself will tell
+    }
+    if (needed <= free) {
+      return null;
+    }
+    return "its file takes " + TextFormat.mebibytes(needed) + " once full, and the file system of " + folder
+        + " has " + TextFormat.mebibytes(free) + " free";
+  }
+
+  /** @return the heap a new filter of the spec takes, or 0 if its variant does not say */
+  private static long heapBytes(FilterSpec spec) {
+    try {
+      var provider = CuckooFilters.provider(spec.variant());
+      return provider.memoryToCreate(provider.validate(spec)).orElse(0);
+    } catch (IllegalArgumentException e) {
+      return 0; // the variant refuses it: create says why
+    }
+  }
+
+  /** @return whole GiB of heap to suggest for a filter of {@code bytes}: half as much again, for the rest */
+  private static long gibibytesFor(long bytes) {
+    return Math.max(1, (bytes + bytes / 2 + (1L << 30) - 1) >> 30);
   }
 
   /** @return a builder of the spec without its {@code maxKicks}, so the variant's default applies */
@@ -419,13 +512,34 @@ final class BuildCommand implements Callable<Integer> {
   }
 
   private CuckooFilter create(FilterSpec wanted) {
+    String noRoom = roomOnHeap(wanted);
+    if (noRoom != null) {
+      throw new CommandError("a filter of " + wanted + " does not fit on the heap: " + noRoom);
+    }
     try {
       return CuckooFilters.create(wanted);
     } catch (IllegalArgumentException e) {
+      if (isOutOfMemory(e)) {
+        throw new CommandError("a filter of " + wanted + " needs " + TextFormat.mebibytes(heapBytes(wanted))
+            + ", more than Java's heap of " + TextFormat.mebibytes(Runtime.getRuntime().maxMemory()) + " had free"
+            + (FileAccess.mapsFiles(wanted.variant()) ? "; build it with --in-place, in a file the heap does not"
+                + " bound, or" : ";") + " give Java more heap, e.g. JAVA_OPTS=-Xmx" + gibibytesFor(heapBytes(wanted))
+            + "g", e);
+      }
       throw new CommandError("bad config " + (config.text != null ? "'" + config.text + "'" : "in " + config.file)
           + ": " + e.getMessage(), e);
     } catch (OutOfMemoryError e) {
       throw CommandError.outOfMemory("create a filter of " + wanted);
     }
+  }
+
+  /** @return whether the library refused a filter because its allocation ran out of heap */
+  private static boolean isOutOfMemory(IllegalArgumentException e) {
+    for (Throwable suppressed : e.getSuppressed()) {
+      if (suppressed instanceof OutOfMemoryError) {
+        return true;
+      }
+    }
+    return false;
   }
 }

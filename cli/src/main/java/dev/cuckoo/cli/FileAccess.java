@@ -109,12 +109,86 @@ final class FileAccess {
             + " is not installed here: give its jar or folder with --hash-path (installed hashes: "
             + String.join(", ", CuckooFilters.hashes()) + ")", e);
       }
-      throw new CommandError(path + ": not a valid filter file: " + e.getMessage(), e);
+      if (header != null && header.dirty()) {
+        throw beingChanged(path, e);
+      }
+      throw notValid(path, e);
     } catch (IOException e) {
       throw failure(path, e);
-    } catch (OutOfMemoryError e) {
-      throw CommandError.outOfMemory("read " + path);
+    } catch (IllegalArgumentException | OutOfMemoryError e) {
+      // The library refuses a filter the heap cannot hold before reading it (and one that did
+      // not fit in what was free, as it read): the advice here is the command's, not the API's.
+      throw noRoomToRead(path, header, e);
     }
+  }
+
+  /**
+   * @param path a filter file
+   * @param e why it cannot be used
+   * @return the one-line error: the file, that it is not valid, and why, naming the file once
+   */
+  static CommandError notValid(Path path, IOException e) {
+    String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    if (why.startsWith(path.toString())) {
+      return new CommandError(why, e); // the library named the file already
+    }
+    return new CommandError(path + ": not a valid filter file: " + why, e);
+  }
+
+  /**
+   * @return the error for a file marked as being changed, from {@link CuckooFilters#open}, which
+   *     tells a writer that has it open now from one that stopped (its lock tells)
+   */
+  private static CommandError beingChanged(Path path, Exception readRefusal) {
+    try {
+      CuckooFilters.open(path).close();
+      return new CommandError(path + ": " + readRefusal.getMessage(), readRefusal); // it was forced meanwhile
+    } catch (CorruptFilterException e) {
+      return new CommandError(e.getMessage(), e);
+    } catch (IOException | RuntimeException e) {
+      return new CommandError(path + ": " + readRefusal.getMessage(), readRefusal);
+    }
+  }
+
+  /**
+   * @param path the file
+   * @param header its header, or {@code null}
+   * @param cause the library's refusal, or the {@code OutOfMemoryError} of the read
+   * @return the error for a filter larger than the heap: the file's size, the heap's, and what
+   *     to do from the command line
+   */
+  static CommandError noRoomToRead(Path path, Header header, Throwable cause) {
+    if (cause instanceof IllegalArgumentException && !(cause.getMessage() != null
+        && cause.getMessage().contains("heap"))) {
+      return new CommandError(path + ": not a valid filter file: " + cause.getMessage(), cause);
+    }
+    long bytes = size(path);
+    long heap = Runtime.getRuntime().maxMemory();
+    String instead = "";
+    if (header != null && header.version() < FilterFile.FORMAT_VERSION && mapsFiles(header.variant())) {
+      instead = "'cuckoo convert " + path + " NEW' rewrites it in format version " + FilterFile.FORMAT_VERSION
+          + " without reading it onto the heap, and query and info then map NEW without reading it; or ";
+    }
+    long gib = Math.max(1, (bytes + bytes / 2 + (1L << 30) - 1) >> 30);
+    return new CommandError(path + ": its filter (" + TextFormat.mebibytes(bytes) + ") does not fit in Java's heap"
+        + " here (" + TextFormat.mebibytes(heap) + "): " + instead + "give Java more heap, e.g. JAVA_OPTS=-Xmx" + gib
+        + "g", cause);
+  }
+
+  /** @return whether a variant of that name is installed and maps its files */
+  static boolean mapsFiles(String variant) {
+    return CuckooFilters.variants().contains(variant) && CuckooFilters.provider(variant).mapsFiles();
+  }
+
+  /** @return the installed variants that map their files, for messages */
+  static String mappingVariants() {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (String v : CuckooFilters.variants()) {
+      if (CuckooFilters.provider(v).mapsFiles()) {
+        names.add(v);
+      }
+    }
+    return String.join(", ", names);
   }
 
   /**
@@ -134,18 +208,29 @@ final class FileAccess {
       return readFilter(path, hashes, header);
     }
     String hashName = hashOf(header);
-    String variant = header.variant();
-    if (hashName == null || !CuckooFilters.hashes().contains(hashName) || !CuckooFilters.variants().contains(variant)
-        || !CuckooFilters.provider(variant).mapsFiles()) {
+    if (hashName == null || !CuckooFilters.hashes().contains(hashName) || !mapsFiles(header.variant())) {
       return readFilter(path, hashes, header);
     }
     try {
       return CuckooFilters.open(path);
     } catch (CorruptFilterException e) {
+      if (header.dirty()) {
+        // open tells a writer that has the file open now from one that stopped: its message is the one to give
+        throw new CommandError(e.getMessage(), e);
+      }
       return readFilter(path, hashes, header); // a damaged file: reading it says what is wrong, as for any file
     } catch (IOException e) {
       throw failure(path, e);
     }
+  }
+
+  /**
+   * @param path a filter file
+   * @return its header, or {@code null} if it has none that reads
+   * @throws CommandError if it cannot be read at all
+   */
+  static Header headerOf(Path path) {
+    return header(path);
   }
 
   /**

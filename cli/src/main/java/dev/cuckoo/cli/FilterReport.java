@@ -3,6 +3,7 @@ package dev.cuckoo.cli;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.internal.FilterFile;
 import dev.cuckoo.internal.FilterFile.Header;
 import dev.cuckoo.scalable.ScalableCuckooFilter;
 import java.io.PrintWriter;
@@ -51,13 +52,41 @@ final class FilterReport {
   }
 
   /**
+   * @param header a filter file's header
+   * @return its format version and whether it maps, as {@code info} tells it: which files
+   *     {@code convert} would change
+   */
+  static String format(Header header) {
+    int version = header.version();
+    if (!FileAccess.mapsFiles(header.variant())) {
+      return "version " + version + (version == FilterFile.UNALIGNED_VERSION
+          ? " (current for " + header.variant() + ", whose files are read, not mapped)"
+          : " (read; 'cuckoo convert' rewrites it in version " + FilterFile.UNALIGNED_VERSION + ")");
+    }
+    return "version " + version + (version >= FilterFile.FORMAT_VERSION
+        ? " (maps: query and info open it without reading its table)"
+        : " (read onto the heap; 'cuckoo convert' rewrites it in version " + FilterFile.FORMAT_VERSION
+            + ", which maps)");
+  }
+
+  /**
    * @param file the file's name, and its size in bytes
+   * @param header the file's header, or {@code null} if not known
+   * @param verified what {@code --verify} checked, or {@code null}
    * @return the facts as one JSON object
    */
-  String toJson(String file, long fileBytes) {
+  String toJson(String file, long fileBytes, Header header, String verified) {
     StringBuilder json = new StringBuilder("{");
     field(json, "file", quote(file));
     field(json, "fileBytes", Long.toString(fileBytes));
+    if (header != null) {
+      field(json, "formatVersion", Integer.toString(header.version()));
+      field(json, "maps", Boolean.toString(header.version() >= FilterFile.FORMAT_VERSION
+          && FileAccess.mapsFiles(header.variant())));
+    }
+    if (verified != null) {
+      field(json, "verified", quote(verified));
+    }
     field(json, "variant", quote(filter.spec().variant()));
     field(json, "description", quote(CuckooFilters.provider(filter.spec().variant()).description()));
     field(json, "spec", quote(filter.spec().toString()));
@@ -100,6 +129,7 @@ final class FilterReport {
     StringBuilder json = new StringBuilder("{");
     field(json, "file", quote(file));
     field(json, "fileBytes", Long.toString(fileBytes));
+    field(json, "formatVersion", Integer.toString(header.version()));
     field(json, "variant", quote(header.variant()));
     field(json, "spec", quote(header.spec()));
     OptionalLong capacity = capacityOf(header);

@@ -40,14 +40,20 @@ final class InfoCommand implements Callable<Integer> {
   boolean json;
 
   @Option(names = "--verify", description = "Also check the whole file against its checksum and the table "
-      + "against the items it declares (a mapped file is otherwise described from its header and first page).")
+      + "against the items it declares (a mapped file is otherwise described from its header and first page), "
+      + "and say what was checked. In a terminal, a line on stderr shows the time it has taken.")
   boolean verify;
+
+  @Option(names = "--progress", description = "With --verify: show the time it has taken even when stderr is not a "
+      + "terminal.")
+  boolean progress;
 
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
     Header withoutHash = FileAccess.headerIfHashMissing(filterFile, hashes);
     if (withoutHash != null) {
       long fileBytes = FileAccess.size(filterFile);
@@ -56,26 +62,48 @@ final class InfoCommand implements Callable<Integer> {
         out.println(FilterReport.headerJson(filterFile.toString(), fileBytes, withoutHash, hash));
       } else {
         FilterReport.row(out, "file", filterFile + " (" + TextFormat.grouped(fileBytes) + " bytes)");
+        FilterReport.row(out, "format", FilterReport.format(withoutHash));
         FilterReport.printHeaderText(out, withoutHash, hash);
       }
       out.flush();
       return CuckooCommand.EXIT_OK;
     }
-    CuckooFilter filter = FileAccess.openFilter(filterFile, hashes);
-    if (verify && filter instanceof MappedFilter mapped) {
-      try {
-        mapped.verify();
-      } catch (IOException e) {
-        throw new CommandError(filterFile + ": not a valid filter file: " + e.getMessage(), e);
-      }
-    }
+    Header header = FileAccess.headerOf(filterFile);
     long fileBytes = FileAccess.size(filterFile);
+    ProgressBar bar = verify && ProgressBar.wanted(progress, false) ? ProgressBar.elapsed(err, "checking " + filterFile + " ("
+        + TextFormat.mebibytes(fileBytes) + ")") : ProgressBar.off();
+    CuckooFilter filter;
+    String verified = null;
+    try {
+      filter = FileAccess.openFilter(filterFile, hashes);
+      if (verify && filter instanceof MappedFilter mapped) {
+        bar.start();
+        try {
+          mapped.verify();
+        } catch (IOException e) {
+          throw FileAccess.notValid(filterFile, e);
+        }
+        verified = "checksum ok over all " + TextFormat.grouped(fileBytes) + " bytes; the table holds the "
+            + TextFormat.grouped(filter.size()) + " items it declares";
+      } else if (verify) {
+        verified = "read whole: checksum ok over all " + TextFormat.grouped(fileBytes) + " bytes; the table holds the "
+            + TextFormat.grouped(filter.size()) + " items it declares";
+      }
+    } finally {
+      bar.finish();
+    }
     FilterReport report = new FilterReport(filter);
     if (json) {
-      out.println(report.toJson(filterFile.toString(), fileBytes));
+      out.println(report.toJson(filterFile.toString(), fileBytes, header, verified));
     } else {
       FilterReport.row(out, "file", filterFile + " (" + TextFormat.grouped(fileBytes) + " bytes)");
+      if (header != null) {
+        FilterReport.row(out, "format", FilterReport.format(header));
+      }
       report.printText(out);
+      if (verified != null) {
+        FilterReport.row(out, "verified", verified);
+      }
     }
     out.flush();
     return CuckooCommand.EXIT_OK;

@@ -11,21 +11,85 @@ import java.util.Locale;
  * half a second, so small inputs print nothing, and is redrawn at most five times a second.
  */
 final class ProgressBar {
-  private static final long FIRST_AFTER_NANOS = 500_000_000L;
+  /** How long a run goes before the line first appears; tests set it to 0 to see the line at once. */
+  static volatile long firstAfterNanos = 500_000_000L;
   private static final long EVERY_NANOS = 200_000_000L;
   private static final int BAR_WIDTH = 24;
 
   private final PrintWriter err;
   private final long totalBytes;
   private final boolean enabled;
-  private final long startNanos = System.nanoTime();
-  private long nextNanos = startNanos + FIRST_AFTER_NANOS;
+  /** For a bar that shows the time spent on one call the command cannot follow, what it is doing; else null. */
+  private final String doing;
+  private long startNanos = System.nanoTime();
+  private long nextNanos = startNanos + firstAfterNanos;
   private int drawnWidth;
+  private Thread ticker;
 
-  private ProgressBar(PrintWriter err, long totalBytes, boolean enabled) {
+  private ProgressBar(PrintWriter err, long totalBytes, boolean enabled, String doing) {
     this.err = err;
     this.totalBytes = totalBytes;
     this.enabled = enabled;
+    this.doing = doing;
+  }
+
+  /**
+   * Whether to show progress: asked for, or standard error is a terminal that standard output
+   * does not write lines to as well (a command's answers and the status line would mix).
+   *
+   * @param asked {@code --progress}
+   * @param printsLines whether standard output gets lines while the bar runs
+   * @return whether to draw
+   */
+  static boolean wanted(boolean asked, boolean printsLines) {
+    return asked || (Terminal.isTerminal(2) && !(printsLines && Terminal.isTerminal(1)));
+  }
+
+  /**
+   * A line that shows how long one call has been running ({@code checking f.cuckoo (14.4 GiB)
+   * 0:00:23}), for work the command hands to the library whole and cannot follow: redrawn by a
+   * thread of its own from {@link #start} to {@link #finish}.
+   *
+   * @param err where to draw
+   * @param doing what is being done
+   * @return the bar
+   */
+  static ProgressBar elapsed(PrintWriter err, String doing) {
+    return new ProgressBar(err, -1, true, doing);
+  }
+
+  /** Starts redrawing an {@link #elapsed} bar on a thread of its own; does nothing for others. */
+  void start() {
+    if (!enabled || doing == null) {
+      return;
+    }
+    startNanos = System.nanoTime();
+    long firstAfter = firstAfterNanos;
+    if (firstAfter == 0) {
+      draw(doing + "  " + TextFormat.duration(0));
+    }
+    ticker = new Thread(() -> {
+      try {
+        Thread.sleep(firstAfter / 1_000_000);
+        while (!Thread.currentThread().isInterrupted()) {
+          draw(doing + "  " + TextFormat.duration((System.nanoTime() - startNanos) / 1e9));
+          Thread.sleep(EVERY_NANOS / 1_000_000);
+        }
+      } catch (InterruptedException done) {
+        // finish() stops it
+      }
+    }, "cuckoo-progress");
+    ticker.setDaemon(true);
+    ticker.start();
+  }
+
+  private synchronized void draw(String line) {
+    if (ticker != null && ticker.isInterrupted()) {
+      return;
+    }
+    err.print("\r" + line + " ".repeat(Math.max(0, drawnWidth - line.length())));
+    err.flush();
+    drawnWidth = line.length();
   }
 
   /**
@@ -34,12 +98,12 @@ final class ProgressBar {
    * @return a bar that draws
    */
   static ProgressBar on(PrintWriter err, long totalBytes) {
-    return new ProgressBar(err, totalBytes, true);
+    return new ProgressBar(err, totalBytes, true, null);
   }
 
   /** @return a bar that never draws */
   static ProgressBar off() {
-    return new ProgressBar(null, -1, false);
+    return new ProgressBar(null, -1, false, null);
   }
 
   /**
@@ -57,18 +121,29 @@ final class ProgressBar {
       return;
     }
     nextNanos = now + EVERY_NANOS;
-    String line = line(keys, bytes, totalBytes, now - startNanos);
-    err.print("\r" + line + " ".repeat(Math.max(0, drawnWidth - line.length())));
-    err.flush();
-    drawnWidth = line.length();
+    draw(line(keys, bytes, totalBytes, now - startNanos));
   }
 
-  /** Erases the line, if one was drawn, so that what follows starts on a clean line. */
+  /** Stops redrawing and erases the line, if one was drawn, so that what follows starts on a clean line. */
   void finish() {
-    if (enabled && drawnWidth > 0) {
-      err.print("\r" + " ".repeat(drawnWidth) + "\r");
-      err.flush();
-      drawnWidth = 0;
+    if (!enabled) {
+      return;
+    }
+    Thread t = ticker;
+    if (t != null) {
+      t.interrupt();
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    synchronized (this) {
+      if (drawnWidth > 0) {
+        err.print("\r" + " ".repeat(drawnWidth) + "\r");
+        err.flush();
+        drawnWidth = 0;
+      }
     }
   }
 

@@ -61,6 +61,10 @@ final class QueryCommand implements Callable<Integer> {
   @Option(names = {"-q", "--quiet"}, description = "Print nothing; the exit status answers.")
   boolean quiet;
 
+  @Option(names = "--progress", description = "Show the progress through --input on stderr even when it is not a "
+      + "terminal (by default it shows when stderr is a terminal and the answers go elsewhere, or with --quiet).")
+  boolean progress;
+
   @ParentCommand CuckooCommand parent;
 
   @Spec CommandSpec spec;
@@ -83,8 +87,18 @@ final class QueryCommand implements Callable<Integer> {
     }
     if (input != null) {
       try (KeyReader reader = KeyReader.open(input, recordSize, parent.stdin)) {
-        for (byte[] key = reader.next(); key != null; key = reader.next()) {
-          answer(out, filter, recordSize > 0 ? HexFormat.of().formatHex(key) : new String(key, StandardCharsets.UTF_8), key);
+        ProgressBar bar = ProgressBar.wanted(progress, !quiet)
+            ? ProgressBar.on(spec.commandLine().getErr(), reader.totalBytes())
+            : ProgressBar.off();
+        long read = 0;
+        try {
+          for (byte[] key = reader.next(); key != null; key = reader.next()) {
+            answer(out, filter, recordSize > 0 ? HexFormat.of().formatHex(key) : new String(key, StandardCharsets.UTF_8),
+                key);
+            bar.update(++read, reader.bytesConsumed());
+          }
+        } finally {
+          bar.finish();
         }
       } catch (IOException e) {
         throw new CommandError(input + ": " + e.getMessage(), e);

@@ -27,6 +27,21 @@ final class TextFormat {
     return String.format(Locale.ROOT, "%.3gM", n / 1e6);
   }
 
+  /** @return bytes in binary units to three figures: {@code 512 bytes}, {@code 103 MiB}, {@code 14.4 GiB} */
+  static String mebibytes(long bytes) {
+    if (bytes < 1024) {
+      return things(bytes, "byte");
+    }
+    String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = bytes / 1024.0;
+    int u = 0;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format(Locale.ROOT, v >= 100 ? "%.0f %s" : "%.3g %s", v, units[u]);
+  }
+
   /** @return seconds as {@code h:mm:ss} */
   static String duration(double seconds) {
     long s = Math.round(seconds);

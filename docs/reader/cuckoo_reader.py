@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Answers lookups from a `classic` cuckoo filter file, written from docs/guide/file-format.md alone.
 
-Standard library only; it checks no checksum (CRC32C is not in the standard library). Hashes: murmur64a (implemented here) and, when the `xxhash` module is
-importable, xxh3. Usage:
+Standard library only; it checks no checksum (CRC32C is not in the standard library). Hashes:
+murmur64a (implemented here) and xxh3, the library's default, which needs the `xxhash` module
+(`pip install xxhash`; Debian and Ubuntu: `apt-get install python3-xxhash`); without it, or for
+another hash, it says so in one line on stderr and exits with status 1. Usage:
 
     python3 cuckoo_reader.py FILE KEY...     prints "KEY<TAB>true|false" per key
 """
@@ -11,6 +13,10 @@ import sys
 
 MASK = (1 << 64) - 1
 MAGIC = 0x434B4F46
+
+
+class Refusal(Exception):
+    """What this reader cannot answer, said in one line."""
 
 
 def murmur64a(data, seed):
@@ -36,13 +42,18 @@ def murmur64a(data, seed):
     return h
 
 
-def hash_function(name, seed):
+def hash_function(name, seed, path):
     if name == "murmur64a":
         return lambda data: murmur64a(data, seed)
     if name == "xxh3":
-        import xxhash  # only where installed
+        try:
+            import xxhash
+        except ImportError:
+            raise Refusal("%s uses hash %s, which needs the Python module xxhash: pip install xxhash"
+                          " (Debian, Ubuntu: apt-get install python3-xxhash)" % (path, name)) from None
         return lambda data: xxhash.xxh3_64_intdigest(data, seed=seed)
-    raise ValueError("hash %s is not supported by this reader" % name)
+    raise Refusal("%s uses hash %s, which this reader does not implement: it reads xxh3 and murmur64a"
+                  % (path, name))
 
 
 class ClassicFile:
@@ -69,7 +80,7 @@ class ClassicFile:
         params = dict(p.split("=", 1) for p in spec.split("?", 1)[1].split("&"))
         self.bits = int(params["fingerprintBits"])
         self.slots = int(params["bucketSize"])
-        self.hash = hash_function(params["hash"], int(params.get("seed", "0")) & MASK)
+        self.hash = hash_function(params["hash"], int(params.get("seed", "0")) & MASK, path)
         self.shards = int(params.get("shards", "1"))
         layout = struct.unpack_from(">I", data, at)[0]
         if layout == 3:
@@ -123,10 +134,15 @@ class ClassicFile:
 
 
 def main(argv):
-    f = ClassicFile(argv[1])
+    try:
+        f = ClassicFile(argv[1])
+    except Refusal as e:
+        print("cuckoo_reader.py: %s" % e, file=sys.stderr)
+        return 1
     for key in argv[2:]:
         print("%s\t%s" % (key, "true" if f.might_contain(key) else "false"))
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    sys.exit(main(sys.argv))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Answers lookups from a `classic` cuckoo filter file, written from
+"""Answers lookups from a `classic` or `semi-sorted` cuckoo filter file, written from
 docs/guide/file-format.md (the sections cited as "file-format.md, ...").
 
     python3 cuckoo_reader.py FILE KEY...            prints "KEY<TAB>true|false" per key
@@ -13,6 +13,7 @@ It checks the header checksum, the state and the length, as the library's `open`
 hash check, but not the trailing checksum (a pass over the whole file). Anything it cannot
 answer it says in one line on stderr, with exit status 1 (2 for bad usage).
 """
+import math
 import mmap
 import os
 import struct
@@ -22,7 +23,7 @@ MASK = (1 << 64) - 1
 MAGIC = 0x434B4F46
 PAGE = 4096
 USAGE = "usage: cuckoo_reader.py FILE KEY...   or   cuckoo_reader.py --keys KEYS FILE  (KEYS '-': stdin)"
-READS = "classic"
+READS = "classic and semi-sorted"
 
 
 class Refusal(Exception):
@@ -184,7 +185,7 @@ class FilterFile:
                               % (path, self.size, self.payload_length, self.payload))
         self.version = version
         spec_variant, self.params = parse_spec(self.spec, path)
-        if variant != "classic":
+        if variant not in ("classic", "semi-sorted"):
             raise Refusal("%s holds a %s filter; this reader reads %s" % (path, variant, READS))
         if spec_variant != variant:
             raise Refusal("%s: spec %r is not for variant %s" % (path, self.spec, variant))
@@ -199,10 +200,14 @@ class FilterFile:
         self.shards = whole(params, "shards", "1", path)
         # A negative seed is stored signed and used as its two's-complement 64 bits.
         self.seed = whole(params, "seed", "0", path) & MASK
-        if self.slots not in (1, 2, 4, 8) or not 4 <= self.bits <= 32:
+        semi = self.variant == "semi-sorted"
+        if semi and (self.slots != 4 or not 5 <= self.bits <= 32):
+            raise Refusal("%s: semi-sorted with fingerprintBits=%d and bucketSize=%d, not 5..32 and 4"
+                          % (path, self.bits, self.slots))
+        if not semi and (self.slots not in (1, 2, 4, 8) or not 4 <= self.bits <= 32):
             raise Refusal("%s: classic with fingerprintBits=%d and bucketSize=%d, not 4..32 and 1, 2, 4, 8"
                           % (path, self.bits, self.slots))
-        self.bucket_bits = self.slots * self.bits
+        self.bucket_bits = 4 * self.bits - 4 if semi else self.slots * self.bits
         (layout,) = self._fields(">I", p, "the payload")
         if layout == 3 and self.version == 3:
             # Layout 3: fields and stash in the first page, the table at payload offset 4096.
@@ -251,7 +256,7 @@ class FilterFile:
         w = min(bits + 8, 32)
         low, top = (1 << w) - 1, (1 << bits) - 1
         hash_, stash = self.hash, self.stash
-        has = self._classic_bucket()
+        has = self._semi_sorted_bucket() if self.variant == "semi-sorted" else self._classic_bucket()
 
         def might_contain(key):
             h = hash_(key)
@@ -325,6 +330,44 @@ class FilterFile:
             x = read(bucket) ^ (fp * ones)
             return ((x - ones) & ~x & tops) != 0
         return has
+
+    def _semi_sorted_bucket(self):
+        """Whether bucket k holds fp (file-format.md, semi-sorted): a 12-bit code of the four
+        sorted low nibbles, then the four f − 4 high parts; slot i holds high_i << 4 | n_i."""
+        read, high_bits = self._bucket_bits(), self.bits - 4
+        nibbles = semi_sort_nibbles()
+        high_mask = (1 << high_bits) - 1
+        shifts = tuple(12 + i * high_bits for i in range(4))
+        path = self.path
+
+        def has(bucket, fp):
+            v = read(bucket)
+            code = v & 0xFFF
+            if code >= len(nibbles):
+                raise Refusal("%s: bucket %d is not a semi-sorted bucket (code %d)" % (path, bucket, code))
+            ns = nibbles[code]
+            nibble = fp & 15
+            if nibble not in ns:
+                return False
+            high = fp >> 4
+            for i in range(4):
+                if ns[i] == nibble and (v >> shifts[i]) & high_mask == high:
+                    return True
+            return False
+        return has
+
+
+def semi_sort_nibbles():
+    """The sorted nibbles n0 <= n1 <= n2 <= n3 of every code C(a0,1) + C(a1,2) + C(a2,3) + C(a3,4),
+    ai = ni + i: all 3,876 of them (file-format.md, semi-sorted)."""
+    table = [None] * 3876
+    for n3 in range(16):
+        for n2 in range(n3 + 1):
+            for n1 in range(n2 + 1):
+                for n0 in range(n1 + 1):
+                    code = n0 + math.comb(n1 + 1, 2) + math.comb(n2 + 2, 3) + math.comb(n3 + 3, 4)
+                    table[code] = (n0, n1, n2, n3)
+    return table
 
 
 # --- The command line -------------------------------------------------------------------------

@@ -33,12 +33,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The Python reader under {@code docs/reader}, written from the file-format guide, answers every
  * lookup as the library does on files the library writes: so the guide's description of how a
- * key becomes two buckets and a fingerprint, of the {@code classic} table and of envelope
- * versions 1 to 3 cannot drift from the code. Files of {@code murmur64a}, which the reader
- * implements with the standard library, are checked wherever a {@code python3} runs; files of
- * {@code xxh3} (the default) and {@code xxh64} where one imports the {@code xxhash} module
- * ({@code python3} on the path, then {@code /usr/bin/python3}, where Debian's {@code
- * python3-xxhash} installs it). Each test that cannot run says what is missing.
+ * key becomes two buckets and a fingerprint, of both table encodings and of envelope versions 1
+ * to 3 cannot drift from the code. Files of {@code murmur64a}, which the reader implements with
+ * the standard library, are checked wherever a {@code python3} runs; files of {@code xxh3} (the
+ * default) and {@code xxh64} where one imports the {@code xxhash} module ({@code python3} on the
+ * path, then {@code /usr/bin/python3}, where Debian's {@code python3-xxhash} installs it). Each
+ * test that cannot run says what is missing.
  */
 class PythonReaderTest {
   private static final Path READER = Path.of("reader", "cuckoo_reader.py");
@@ -53,7 +53,7 @@ class PythonReaderTest {
   @TempDir
   Path dir;
 
-  /** Sharded or not, in every hash the reader implements. */
+  /** Both variants, sharded or not, in every hash the reader implements. */
   @ParameterizedTest
   @ValueSource(strings = {
     "classic?capacity=3000&fingerprintBits=12&bucketSize=4&hash=murmur64a&seed=7",
@@ -65,10 +65,22 @@ class PythonReaderTest {
     // Sharded tables: both buckets of a key within its shard.
     "classic?capacity=3000&fingerprintBits=12&bucketSize=4&hash=murmur64a&shards=4",
     "classic?capacity=2000&fingerprintBits=8&bucketSize=2&hash=murmur64a&seed=5&shards=7",
+    "semi-sorted?capacity=3000&fingerprintBits=16&hash=murmur64a",
+    "semi-sorted?capacity=3000&fingerprintBits=5&hash=murmur64a&seed=11",
+    "semi-sorted?capacity=2000&fingerprintBits=8&hash=murmur64a",
+    "semi-sorted?capacity=2000&fingerprintBits=13&hash=murmur64a&seed=-1",
+    "semi-sorted?capacity=1000&fingerprintBits=17&hash=murmur64a",
+    "semi-sorted?capacity=1000&fingerprintBits=20&hash=murmur64a",
+    "semi-sorted?capacity=500&fingerprintBits=32&hash=murmur64a",
+    "semi-sorted?capacity=3000&fingerprintBits=12&hash=murmur64a&shards=4",
+    "semi-sorted?capacity=2000&fingerprintBits=16&hash=murmur64a&seed=5&shards=7",
     // The default hash, xxh3, and xxh64: where a python3 imports xxhash.
     "classic?capacity=3000",
     "classic?capacity=2000&fingerprintBits=7&bucketSize=8&seed=-9",
     "classic?capacity=2000&fingerprintBits=10&bucketSize=2&hash=xxh64&seed=-2",
+    "semi-sorted?capacity=3000",
+    "semi-sorted?capacity=2000&fingerprintBits=9&seed=-9223372036854775808&shards=3",
+    "semi-sorted?capacity=2000&fingerprintBits=14&hash=xxh64&seed=123456789012",
   })
   void answersAsTheLibrary(String shape) throws Exception {
     assertAnswersAsTheLibrary(pythonFor(shape), brimful(shape));
@@ -78,6 +90,8 @@ class PythonReaderTest {
   @ValueSource(strings = {
     "classic?capacity=3000&fingerprintBits=12&bucketSize=4&hash=murmur64a&seed=-5",
     "classic?capacity=2000&fingerprintBits=7&bucketSize=2&hash=murmur64a&shards=3",
+    "semi-sorted?capacity=3000&fingerprintBits=16&hash=murmur64a",
+    "semi-sorted?capacity=2000&fingerprintBits=11&hash=murmur64a&seed=3&shards=5",
   })
   void version2FilesAnswerAsTheLibrary(String shape) throws Exception {
     String python = pythonFor(shape);
@@ -90,7 +104,8 @@ class PythonReaderTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"classic-8", "classic-12", "classic-16", "classic-12-striped"})
+  @ValueSource(strings = {"classic-8", "classic-12", "classic-16", "classic-12-striped", "semi-sorted-13",
+      "semi-sorted-16"})
   void version1FilesOf0_1_0AnswerWithEveryKey(String name) throws Exception {
     String python = pythonFor("hash=xxh3"); // as all of these files
     Path old = files0_1_0().resolve(name + ".cuckoo");
@@ -181,7 +196,7 @@ class PythonReaderTest {
   void saysInOneLineWhatElseItCannotRead() throws Exception {
     assumeTrue(PYTHON.isPresent(), NO_PYTHON);
     Path scalable = write(CuckooFilters.create("scalable?capacity=1000"));
-    assertRefused(scalable, scalable + " holds a scalable filter; this reader reads classic");
+    assertRefused(scalable, scalable + " holds a scalable filter; this reader reads classic and semi-sorted");
     Path city = write(CuckooFilters.create("classic?capacity=1000&hash=city"));
     assertRefused(city, city + " uses hash city, which this reader does not implement: it reads xxh3, xxh64 and"
         + " murmur64a (file-format.md, Hashes)");

@@ -11,7 +11,8 @@ python3-xxhash`); murmur64a is implemented here. It reads envelope versions 1 to
 file, so a lookup reads the two buckets it needs and memory stays that of the pages touched.
 It checks the header checksum, the state and the length, as the library's `open` does, and the
 hash check, but not the trailing checksum (a pass over the whole file). Anything it cannot
-answer it says in one line on stderr, with exit status 1 (2 for bad usage).
+answer it says in one line on stderr, with exit status 1 (2 for bad usage). docs/reader/README.md
+says more, with its speed.
 """
 import math
 import mmap

@@ -1,28 +1,19 @@
 package dev.cuckoo.docs;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
 import org.junit.jupiter.api.Test;
 
 /**
  * The configuration reference in {@code guide/configuration.md} is what the installed variants'
  * schemas say, so it cannot drift: the section between its {@code generated} markers must equal
- * {@link #render()}, which the failure message prints in full.
+ * {@link #render()} ({@link GeneratedSection}).
  */
 class ConfigReferenceTest {
-  static final String BEGIN = "<!-- generated: config-reference (ConfigReferenceTest) -->";
-  static final String END = "<!-- end: config-reference -->";
-
   static String render() {
     StringBuilder sb = new StringBuilder();
     for (String variant : CuckooFilters.variants()) {
@@ -54,15 +45,7 @@ class ConfigReferenceTest {
 
   @Test
   void theReferenceMatchesTheSchemas() throws IOException {
-    Path page = Paths.get("guide/configuration.md");
-    String text = Files.readString(page, StandardCharsets.UTF_8);
-    int begin = text.indexOf(BEGIN);
-    int end = text.indexOf(END);
-    assertTrue(begin >= 0 && end > begin, page + " lacks the generated section markers");
-    String expected = render();
-    Path fresh = Paths.get("target/config-reference.md");
-    Files.writeString(fresh, expected, StandardCharsets.UTF_8);
-    assertEquals(expected, text.substring(begin + BEGIN.length(), end),
-        page + " is out of date; replace its generated section with " + fresh.toAbsolutePath());
+    GeneratedSection.assertCurrent(Paths.get("guide/configuration.md"), "config-reference", ConfigReferenceTest.class,
+        render());
   }
 }

@@ -1083,6 +1083,7 @@ public abstract class CuckooFilterContractTest {
     } else {
       IllegalArgumentException shape = assertThrows(IllegalArgumentException.class, () -> a.addAll(larger));
       assertTrue(shape.getMessage().contains("cannot merge"), shape.getMessage());
+      assertFalse(shape.getMessage().contains(" 1 shards"), "one table is not told as shards: " + shape.getMessage());
     }
   }
 

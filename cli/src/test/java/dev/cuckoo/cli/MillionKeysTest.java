@@ -126,23 +126,24 @@ class MillionKeysTest {
     CommandRun run = cuckoo("info", filter.toString()).ok();
     List<String> lines = run.outLines();
     assertEquals("file          " + filter + " (" + String.format("%,d", Files.size(filter)) + " bytes)", lines.get(0));
-    assertTrue(lines.get(1).startsWith("variant       classic ("), lines.get(1));
-    assertEquals("spec          " + expected.spec(), lines.get(2));
-    assertEquals("items         1,000,000", lines.get(3));
-    assertEquals("capacity      1,000,000 items", lines.get(4));
-    assertEquals(String.format("slots         %,d", expected.slots()), lines.get(5));
-    assertTrue(lines.get(6).matches("load          \\d+\\.\\d%"), lines.get(6));
-    assertTrue(lines.get(7).matches("bits/item     1[67]\\.\\d\\d"), lines.get(7));
-    assertEquals(String.format("sizeInBytes   %,d", expected.sizeInBytes()), lines.get(8));
-    assertTrue(lines.get(9).matches("expected FPP  0\\.000\\d+ \\(about 1 in [\\d,]+\\)"), lines.get(9));
-    assertEquals(10, lines.size());
+    assertEquals("format        version 3 (maps: query and info open it without reading its table)", lines.get(1));
+    assertTrue(lines.get(2).startsWith("variant       classic ("), lines.get(2));
+    assertEquals("spec          " + expected.spec(), lines.get(3));
+    assertEquals("items         1,000,000", lines.get(4));
+    assertEquals("capacity      1,000,000 items", lines.get(5));
+    assertEquals(String.format("slots         %,d", expected.slots()), lines.get(6));
+    assertTrue(lines.get(7).matches("load          \\d+\\.\\d%"), lines.get(7));
+    assertTrue(lines.get(8).matches("bits/item     1[67]\\.\\d\\d"), lines.get(8));
+    assertEquals(String.format("sizeInBytes   %,d", expected.sizeInBytes()), lines.get(9));
+    assertTrue(lines.get(10).matches("expected FPP  0\\.000\\d+ \\(about 1 in [\\d,]+\\)"), lines.get(10));
+    assertEquals(11, lines.size());
   }
 
   @Test
   void infoAsJson() throws IOException {
     String json = cuckoo("info", "--json", filter.toString()).ok().out().strip();
     assertTrue(json.startsWith("{\"file\": \"" + filter + "\", \"fileBytes\": " + Files.size(filter)
-        + ", \"variant\": \"classic\", "), json);
+        + ", \"formatVersion\": 3, \"maps\": true, \"variant\": \"classic\", "), json);
     assertTrue(json.contains("\"spec\": \"" + CuckooFilters.create(CONFIG).spec() + "\""), json);
     assertTrue(json.contains("\"items\": 1000000, \"capacity\": 1000000, \"slots\": "), json);
     assertTrue(json.endsWith("}"), json);

@@ -96,16 +96,16 @@ class RedisCommandsTest {
     keys.add(0, back.toString());
     keys.add(0, "query");
     assertTrue(cuckoo(keys.toArray(new String[0])).ok().outLines().stream().allMatch(l -> l.endsWith("\tyes")));
-    assertEquals(cuckoo("info", filter.toString()).ok().outLines().subList(10, 19),
-        cuckoo("info", back.toString()).ok().outLines().subList(10, 19), "the same CF.INFO");
+    assertEquals(cuckoo("info", filter.toString()).ok().outLines().subList(11, 20),
+        cuckoo("info", back.toString()).ok().outLines().subList(11, 20), "the same CF.INFO");
   }
 
   @Test
   void infoShowsTheRedisInfoOfAScalableFilter() throws IOException {
     Path filter = buildScalable(3_000);
     List<String> lines = cuckoo("info", filter.toString()).ok().outLines();
-    assertEquals("CF.INFO", lines.get(10));
-    assertEquals("  Number of items inserted   3000", lines.get(14));
+    assertEquals("CF.INFO", lines.get(11));
+    assertEquals("  Number of items inserted   3000", lines.get(15));
     assertTrue(cuckoo("info", "--json", filter.toString()).ok().out().contains(
         "\"cfInfo\": {\"Size\": "), "JSON has CF.INFO too");
   }

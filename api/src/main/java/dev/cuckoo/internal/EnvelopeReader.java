@@ -3,9 +3,7 @@ package dev.cuckoo.internal;
 import dev.cuckoo.CorruptFilterException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
@@ -14,12 +12,15 @@ import java.util.zip.CRC32C;
  * the same stream. A file that ends early is a {@link CorruptFilterException} naming where.
  */
 public final class EnvelopeReader {
-  private static final VarHandle LONG_BE =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-
   private final InputStream in;
   private final CRC32C crc = new CRC32C();
   private final byte[] buf = new byte[1 << 16];
+  /*
+   * Longs are read through a big-endian view of the buffer, which compiles to the same load as a
+   * byte-array VarHandle, not through one: the JDK builds a VarHandle's classes at run time, and
+   * this reader is the first thing CuckooFilters.open runs.
+   */
+  private final ByteBuffer view = ByteBuffer.wrap(buf);
   private int pos;
   private int lim;
   private long pullable;
@@ -111,7 +112,7 @@ public final class EnvelopeReader {
 
   long readLong() throws IOException {
     need(8);
-    long v = (long) LONG_BE.get(buf, pos);
+    long v = view.getLong(pos);
     take(8);
     return v;
   }
@@ -141,7 +142,7 @@ public final class EnvelopeReader {
       int n = Math.min(len, buf.length / Long.BYTES);
       need(n * Long.BYTES);
       for (int i = 0; i < n; i++) {
-        dst[off + i] = (long) LONG_BE.get(buf, pos + i * Long.BYTES);
+        dst[off + i] = view.getLong(pos + i * Long.BYTES);
       }
       take(n * Long.BYTES);
       off += n;

@@ -44,11 +44,15 @@ public final class MappedWords {
    * sun.misc.Unsafe's methods through method handles bound to the instance: javac warns at every
    * mention of the class (and the build makes warnings errors), while a constant method handle
    * compiles to the same intrinsic as a direct call.
+   *
+   * Each handle of a new shape costs classes the JDK spins at run time, so the handle that stores
+   * waits in Stores for the first store: a read-only filter, as CuckooFilters.open makes, never
+   * pays for it.
    */
+  /** The {@code sun.misc.Unsafe} instance. */
+  private static final Object UNSAFE;
   /** {@code long getLong(long address)}. */
   private static final MethodHandle GET_LONG;
-  /** {@code void putLong(long address, long value)}. */
-  private static final MethodHandle PUT_LONG;
   /** {@code long getLong(Object o, long offset)}, for a buffer's address. */
   private static final MethodHandle GET_FIELD_LONG;
   /** Where a direct buffer keeps its address: the field {@code java.nio.Buffer.address}. */
@@ -59,19 +63,31 @@ public final class MappedWords {
       Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
       java.lang.reflect.Field the = unsafeClass.getDeclaredField("theUnsafe");
       the.setAccessible(true);
-      Object unsafe = the.get(null);
+      UNSAFE = the.get(null);
       MethodHandles.Lookup lookup = MethodHandles.lookup();
       GET_LONG = lookup.findVirtual(unsafeClass, "getLong", MethodType.methodType(long.class, long.class))
-          .bindTo(unsafe);
-      PUT_LONG = lookup.findVirtual(unsafeClass, "putLong", MethodType.methodType(void.class, long.class, long.class))
-          .bindTo(unsafe);
+          .bindTo(UNSAFE);
       GET_FIELD_LONG = lookup.findVirtual(unsafeClass, "getLong",
-          MethodType.methodType(long.class, Object.class, long.class)).bindTo(unsafe);
+          MethodType.methodType(long.class, Object.class, long.class)).bindTo(UNSAFE);
       MethodHandle fieldOffset = lookup.findVirtual(unsafeClass, "objectFieldOffset",
-          MethodType.methodType(long.class, java.lang.reflect.Field.class)).bindTo(unsafe);
+          MethodType.methodType(long.class, java.lang.reflect.Field.class)).bindTo(UNSAFE);
       BUFFER_ADDRESS = (long) fieldOffset.invokeExact(java.nio.Buffer.class.getDeclaredField("address"));
     } catch (Throwable e) {
       throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** {@code void putLong(long address, long value)}, made at the first store. */
+  private static final class Stores {
+    static final MethodHandle PUT_LONG;
+
+    static {
+      try {
+        PUT_LONG = MethodHandles.lookup().findVirtual(UNSAFE.getClass(), "putLong",
+            MethodType.methodType(void.class, long.class, long.class)).bindTo(UNSAFE);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
     }
   }
 
@@ -134,7 +150,7 @@ public final class MappedWords {
   @SuppressWarnings("ThrowSpecificExceptions")
   private static void rawPut(long address, long value) {
     try {
-      PUT_LONG.invokeExact(address, value);
+      Stores.PUT_LONG.invokeExact(address, value);
     } catch (Throwable e) {
       throw new IllegalStateException(e);
     }

@@ -75,16 +75,23 @@ public final class ClassicProvider implements FilterProvider {
   static final int MAX_BITS = 32;
   private static final int[] BUCKET_SIZES = {1, 2, 4, 8};
 
-  private static final SpecSchema SCHEMA =
-      SpecSchema.builder(NAME)
-          .capacity(1, largestCapacity())
-          .fingerprintBits(MIN_BITS, MAX_BITS, 12)
-          .bucketSizes(4, BUCKET_SIZES)
-          .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
-          .defaultHash("xxh3")
-          .threadSafeMode(Concurrency.STRIPED)
-          .shards(CuckooSizing.MAX_SHARDS)
-          .build();
+  /**
+   * The schema, in a class of its own so that it is built at its first use: its capacity bound
+   * is a search over table sizes, milliseconds in a fresh JVM, which ServiceLoader, making every
+   * installed provider to learn its name, would otherwise run whichever variant a process uses.
+   */
+  private static final class Schema {
+    static final SpecSchema SCHEMA =
+        SpecSchema.builder(NAME)
+            .capacity(1, largestCapacity())
+            .fingerprintBits(MIN_BITS, MAX_BITS, 12)
+            .bucketSizes(4, BUCKET_SIZES)
+            .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
+            .defaultHash("xxh3")
+            .threadSafeMode(Concurrency.STRIPED)
+            .shards(CuckooSizing.MAX_SHARDS)
+            .build();
+  }
 
   /** Called by {@link java.util.ServiceLoader}. */
   public ClassicProvider() {}
@@ -101,7 +108,7 @@ public final class ClassicProvider implements FilterProvider {
 
   @Override
   public SpecSchema schema() {
-    return SCHEMA;
+    return Schema.SCHEMA;
   }
 
   /**
@@ -123,7 +130,7 @@ public final class ClassicProvider implements FilterProvider {
    */
   @Override
   public FilterSpec validate(FilterSpec spec) {
-    FilterSpec resolved = SCHEMA.resolve(spec);
+    FilterSpec resolved = Schema.SCHEMA.resolve(spec);
     long capacity = resolved.capacity().getAsLong();
     int bits = resolved.fingerprintBits().getAsInt();
     int slots = resolved.bucketSize().getAsInt();

@@ -69,16 +69,23 @@ public final class SemiSortedProvider implements FilterProvider {
   /** The variant's name. */
   public static final String NAME = "semi-sorted";
 
-  private static final SpecSchema SCHEMA =
-      SpecSchema.builder(NAME)
-          .capacity(1, maxMappedCapacity(SemiSortedTable.MIN_BITS))
-          .fingerprintBits(SemiSortedTable.MIN_BITS, SemiSortedTable.MAX_BITS, 16)
-          .bucketSizes(SemiSortedTable.SLOTS, SemiSortedTable.SLOTS)
-          .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
-          .defaultHash("xxh3")
-          .threadSafeMode(Concurrency.STRIPED)
-          .shards(CuckooSizing.MAX_SHARDS)
-          .build();
+  /**
+   * The schema, in a class of its own so that it is built at its first use: its capacity bound
+   * is a search over table sizes, milliseconds in a fresh JVM, which ServiceLoader, making every
+   * installed provider to learn its name, would otherwise run whichever variant a process uses.
+   */
+  private static final class Schema {
+    static final SpecSchema SCHEMA =
+        SpecSchema.builder(NAME)
+            .capacity(1, maxMappedCapacity(SemiSortedTable.MIN_BITS))
+            .fingerprintBits(SemiSortedTable.MIN_BITS, SemiSortedTable.MAX_BITS, 16)
+            .bucketSizes(SemiSortedTable.SLOTS, SemiSortedTable.SLOTS)
+            .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
+            .defaultHash("xxh3")
+            .threadSafeMode(Concurrency.STRIPED)
+            .shards(CuckooSizing.MAX_SHARDS)
+            .build();
+  }
 
   /** Called by {@link java.util.ServiceLoader}. */
   public SemiSortedProvider() {}
@@ -95,7 +102,7 @@ public final class SemiSortedProvider implements FilterProvider {
 
   @Override
   public SpecSchema schema() {
-    return SCHEMA;
+    return Schema.SCHEMA;
   }
 
   /**
@@ -123,7 +130,7 @@ public final class SemiSortedProvider implements FilterProvider {
       throw ConfigValues.outOfRange(FilterSpec.BUCKET_SIZE, spec.bucketSize().getAsInt(), NAME,
           SemiSortedTable.SLOTS + " (semi-sorting encodes buckets of exactly four fingerprints)");
     }
-    FilterSpec resolved = SCHEMA.resolve(spec);
+    FilterSpec resolved = Schema.SCHEMA.resolve(spec);
     long capacity = resolved.capacity().getAsLong();
     int bits = resolved.fingerprintBits().getAsInt();
     long max = maxMappedCapacity(bits);

@@ -14,13 +14,13 @@ import java.util.zip.CRC32C;
 public final class EnvelopeReader {
   private final InputStream in;
   private final CRC32C crc = new CRC32C();
-  private final byte[] buf = new byte[1 << 16];
+  private final byte[] buf;
   /*
    * Longs are read through a big-endian view of the buffer, which compiles to the same load as a
    * byte-array VarHandle, not through one: the JDK builds a VarHandle's classes at run time, and
    * this reader is the first thing CuckooFilters.open runs.
    */
-  private final ByteBuffer view = ByteBuffer.wrap(buf);
+  private final ByteBuffer view;
   private int pos;
   private int lim;
   private long pullable;
@@ -29,7 +29,18 @@ public final class EnvelopeReader {
 
   /** @param in the stream the file is read from */
   public EnvelopeReader(InputStream in) {
+    this(in, 1 << 16);
+  }
+
+  /**
+   * @param in the stream the file is read from
+   * @param bufferBytes the most read from the stream at once, at least 8: 64 KiB for a whole
+   *     file, less for a header or a page, which the reader then does not allocate for
+   */
+  EnvelopeReader(InputStream in, int bufferBytes) {
     this.in = in;
+    this.buf = new byte[bufferBytes];
+    this.view = ByteBuffer.wrap(buf);
   }
 
   /**

@@ -70,14 +70,22 @@ public final class SemiSortedProvider implements FilterProvider {
   public static final String NAME = "semi-sorted";
 
   /**
-   * The schema, in a class of its own so that it is built at its first use: its capacity bound
-   * is a search over table sizes, milliseconds in a fresh JVM, which ServiceLoader, making every
-   * installed provider to learn its name, would otherwise run whichever variant a process uses.
+   * The largest capacity, that of 5-bit fingerprints in a file: what {@code
+   * maxMappedCapacity(SemiSortedTable.MIN_BITS)} finds, written out (a test checks that they
+   * agree) because its search over table sizes, weighing the overflow risk of short fingerprints
+   * at each step, took a process's first open milliseconds in the interpreter.
+   */
+  static final long LARGEST_CAPACITY = 134_601_951_086_047_016L;
+
+  /**
+   * The schema, in a class of its own so that it is built at its first use, not when
+   * ServiceLoader makes every installed provider to learn its name, whichever variant a process
+   * uses.
    */
   private static final class Schema {
     static final SpecSchema SCHEMA =
         SpecSchema.builder(NAME)
-            .capacity(1, maxMappedCapacity(SemiSortedTable.MIN_BITS))
+            .capacity(1, LARGEST_CAPACITY)
             .fingerprintBits(SemiSortedTable.MIN_BITS, SemiSortedTable.MAX_BITS, 16)
             .bucketSizes(SemiSortedTable.SLOTS, SemiSortedTable.SLOTS)
             .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)

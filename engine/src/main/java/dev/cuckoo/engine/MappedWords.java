@@ -45,16 +45,16 @@ public final class MappedWords {
    * mention of the class (and the build makes warnings errors), while a constant method handle
    * compiles to the same intrinsic as a direct call.
    *
-   * Each handle of a new shape costs classes the JDK spins at run time, so the handle that stores
-   * waits in Stores for the first store: a read-only filter, as CuckooFilters.open makes, never
-   * pays for it.
+   * Each handle costs classes the JDK spins at run time, milliseconds of a process's first
+   * CuckooFilters.open in all, so there are as few as can be: one getLong(Object, long) reads
+   * both a buffer's address field and, given no object, the word at an address, which is what
+   * getLong(long) does inside the JDK; and the handle that stores waits in Stores for the first
+   * store, which a read-only filter never makes.
    */
   /** The {@code sun.misc.Unsafe} instance. */
   private static final Object UNSAFE;
-  /** {@code long getLong(long address)}. */
+  /** {@code long getLong(Object o, long offset)}: a field of {@code o}, or with {@code o} null the word at an address. */
   private static final MethodHandle GET_LONG;
-  /** {@code long getLong(Object o, long offset)}, for a buffer's address. */
-  private static final MethodHandle GET_FIELD_LONG;
   /** Where a direct buffer keeps its address: the field {@code java.nio.Buffer.address}. */
   private static final long BUFFER_ADDRESS;
 
@@ -65,10 +65,8 @@ public final class MappedWords {
       the.setAccessible(true);
       UNSAFE = the.get(null);
       MethodHandles.Lookup lookup = MethodHandles.lookup();
-      GET_LONG = lookup.findVirtual(unsafeClass, "getLong", MethodType.methodType(long.class, long.class))
+      GET_LONG = lookup.findVirtual(unsafeClass, "getLong", MethodType.methodType(long.class, Object.class, long.class))
           .bindTo(UNSAFE);
-      GET_FIELD_LONG = lookup.findVirtual(unsafeClass, "getLong",
-          MethodType.methodType(long.class, Object.class, long.class)).bindTo(UNSAFE);
       MethodHandle fieldOffset = lookup.findVirtual(unsafeClass, "objectFieldOffset",
           MethodType.methodType(long.class, java.lang.reflect.Field.class)).bindTo(UNSAFE);
       BUFFER_ADDRESS = (long) fieldOffset.invokeExact(java.nio.Buffer.class.getDeclaredField("address"));
@@ -141,7 +139,7 @@ public final class MappedWords {
   @SuppressWarnings("ThrowSpecificExceptions") // what the handles throw: nothing, for these signatures
   private static long rawGet(long address) {
     try {
-      return (long) GET_LONG.invokeExact(address);
+      return (long) GET_LONG.invokeExact((Object) null, address);
     } catch (Throwable e) {
       throw new IllegalStateException(e);
     }
@@ -158,7 +156,7 @@ public final class MappedWords {
 
   private static long fieldLong(Object o, long offset) {
     try {
-      return (long) GET_FIELD_LONG.invokeExact(o, offset);
+      return (long) GET_LONG.invokeExact(o, offset);
     } catch (Throwable e) {
       throw new IllegalStateException(e);
     }

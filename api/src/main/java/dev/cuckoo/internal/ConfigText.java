@@ -10,13 +10,51 @@ import java.util.regex.Pattern;
  * {@link IllegalArgumentException} naming the key and the value.
  */
 public final class ConfigText {
-  private static final Pattern WHOLE_NUMBER = Pattern.compile("[+-]?[0-9]+(_+[0-9]+)*");
-  private static final Pattern HEX_NUMBER = Pattern.compile("0[xX][0-9a-fA-F]{1,16}");
-  private static final Pattern DECIMAL =
-      Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
-  private static final Pattern SCIENTIFIC = Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)[eE][+-]?[0-9]{1,4}");
+  /*
+   * Whole and hex numbers, which every spec holds, are checked character by character; only the
+   * decimal forms, which a targetFpp or a refusal needs, are regular expressions, compiled at
+   * their first use: compiling a pattern costs a fresh JVM milliseconds, and every process's
+   * first CuckooFilters.open parses the file's spec.
+   */
+  private static final class Decimals {
+    static final Pattern DECIMAL = Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+    static final Pattern SCIENTIFIC = Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)[eE][+-]?[0-9]{1,4}");
+  }
 
   private ConfigText() {}
+
+  /** @return whether the text is {@code [+-]?[0-9]+(_+[0-9]+)*}: digits, '_' only between them */
+  private static boolean isWholeNumber(String value) {
+    int from = !value.isEmpty() && (value.charAt(0) == '+' || value.charAt(0) == '-') ? 1 : 0;
+    if (from == value.length() || !isDigit(value.charAt(from)) || !isDigit(value.charAt(value.length() - 1))) {
+      return false;
+    }
+    for (int i = from + 1; i < value.length() - 1; i++) {
+      if (!isDigit(value.charAt(i)) && value.charAt(i) != '_') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @return whether the text is {@code 0[xX][0-9a-fA-F]{1,16}} */
+  private static boolean isHexNumber(String value) {
+    if (value.length() < 3 || value.length() > 18 || value.charAt(0) != '0'
+        || (value.charAt(1) != 'x' && value.charAt(1) != 'X')) {
+      return false;
+    }
+    for (int i = 2; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (!isDigit(c) && !(c >= 'a' && c <= 'f') && !(c >= 'A' && c <= 'F')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
 
   /**
    * Reads a whole number: decimal digits with an optional sign, '_' allowed between digits.
@@ -27,7 +65,7 @@ public final class ConfigText {
    * @throws IllegalArgumentException if the text is not such a number or does not fit a long
    */
   public static long parseWhole(String key, String value) {
-    if (WHOLE_NUMBER.matcher(value).matches()) {
+    if (isWholeNumber(value)) {
       try {
         return Long.parseLong(value.replace("_", ""));
       } catch (NumberFormatException overflow) {
@@ -44,7 +82,7 @@ public final class ConfigText {
    * and {@code 1.5e-3} look alike but only one is whole.
    */
   private static String inDigits(String value) {
-    if (!SCIENTIFIC.matcher(value).matches()) {
+    if (!Decimals.SCIENTIFIC.matcher(value).matches()) {
       return "";
     }
     BigDecimal d = new BigDecimal(value.startsWith("+") ? value.substring(1) : value);
@@ -81,7 +119,7 @@ public final class ConfigText {
    * @return the number
    */
   public static long parseWholeOrHex(String key, String value) {
-    if (HEX_NUMBER.matcher(value).matches()) {
+    if (isHexNumber(value)) {
       return Long.parseUnsignedLong(value.substring(2).toLowerCase(Locale.ROOT), 16);
     }
     return parseWhole(key, value);
@@ -97,7 +135,7 @@ public final class ConfigText {
    * @return the number
    */
   public static double parseDecimal(String key, String value) {
-    if (!DECIMAL.matcher(value).matches()) {
+    if (!Decimals.DECIMAL.matcher(value).matches()) {
       throw new IllegalArgumentException(
           key + "=" + value + " is not a decimal number such as 0.001 or 1e-3");
     }

@@ -3,9 +3,7 @@ package dev.cuckoo.internal;
 import dev.cuckoo.CorruptFilterException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
@@ -14,12 +12,15 @@ import java.util.zip.CRC32C;
  * the same stream. A file that ends early is a {@link CorruptFilterException} naming where.
  */
 public final class EnvelopeReader {
-  private static final VarHandle LONG_BE =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-
   private final InputStream in;
   private final CRC32C crc = new CRC32C();
-  private final byte[] buf = new byte[1 << 16];
+  private final byte[] buf;
+  /*
+   * Longs are read through a big-endian view of the buffer, which compiles to the same load as a
+   * byte-array VarHandle, not through one: the JDK builds a VarHandle's classes at run time, and
+   * this reader is the first thing CuckooFilters.open runs.
+   */
+  private final ByteBuffer view;
   private int pos;
   private int lim;
   private long pullable;
@@ -28,7 +29,18 @@ public final class EnvelopeReader {
 
   /** @param in the stream the file is read from */
   public EnvelopeReader(InputStream in) {
+    this(in, 1 << 16);
+  }
+
+  /**
+   * @param in the stream the file is read from
+   * @param bufferBytes the most read from the stream at once, at least 8: 64 KiB for a whole
+   *     file, less for a header or a page, which the reader then does not allocate for
+   */
+  EnvelopeReader(InputStream in, int bufferBytes) {
     this.in = in;
+    this.buf = new byte[bufferBytes];
+    this.view = ByteBuffer.wrap(buf);
   }
 
   /**
@@ -111,7 +123,7 @@ public final class EnvelopeReader {
 
   long readLong() throws IOException {
     need(8);
-    long v = (long) LONG_BE.get(buf, pos);
+    long v = view.getLong(pos);
     take(8);
     return v;
   }
@@ -141,7 +153,7 @@ public final class EnvelopeReader {
       int n = Math.min(len, buf.length / Long.BYTES);
       need(n * Long.BYTES);
       for (int i = 0; i < n; i++) {
-        dst[off + i] = (long) LONG_BE.get(buf, pos + i * Long.BYTES);
+        dst[off + i] = view.getLong(pos + i * Long.BYTES);
       }
       take(n * Long.BYTES);
       off += n;

@@ -345,7 +345,9 @@ public final class FilterFile {
       if (writable && !locked(channel)) {
         throw new IOException(path + " is being written by another writer (it holds the file's lock)");
       }
-      EnvelopeReader r = new EnvelopeReader(Channels.newInputStream(channel));
+      // The header is read in a few small pieces, each what its length fields allow: a page of
+      // buffer holds any but a huge spec at once, where a whole file's reader takes 64 KiB.
+      EnvelopeReader r = new EnvelopeReader(Channels.newInputStream(channel), PAYLOAD_ALIGNMENT);
       Header header;
       try {
         header = header(r);

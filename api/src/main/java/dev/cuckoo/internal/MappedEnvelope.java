@@ -100,7 +100,7 @@ final class MappedEnvelope implements MappedPayload {
         throw new CorruptFilterException(path + " ends inside its payload");
       }
     }
-    EnvelopeReader reader = new EnvelopeReader(new ByteArrayInputStream(buffer.array()));
+    EnvelopeReader reader = new EnvelopeReader(new ByteArrayInputStream(buffer.array()), Math.max(bytes, Long.BYTES));
     reader.allow(bytes);
     return new EnvelopePayloadInput(reader, path.toString(), bytes);
   }

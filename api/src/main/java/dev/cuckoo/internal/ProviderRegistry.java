@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Function;
 
 /**
  * The installed variants and hashes, found with {@link ServiceLoader} the first time they are
@@ -23,10 +22,8 @@ import java.util.function.Function;
 public final class ProviderRegistry {
   private static volatile ProviderRegistry instance;
 
-  private final Map<String, FilterProvider> variants =
-      load(FilterProvider.class, FilterProvider::name, "variant");
-  private final Map<String, HashStrategyProvider> hashes =
-      load(HashStrategyProvider.class, HashStrategyProvider::name, "hash");
+  private final Map<String, FilterProvider> variants = load(FilterProvider.class, "variant");
+  private final Map<String, HashStrategyProvider> hashes = load(HashStrategyProvider.class, "hash");
 
   private ProviderRegistry() {}
 
@@ -75,7 +72,8 @@ public final class ProviderRegistry {
    * @return its schema, if it is installed (nothing is thrown for one that is not)
    */
   public static Optional<SpecSchema> installedSchema(String variant) {
-    return Optional.ofNullable(get().variants.get(variant)).map(FilterProvider::schema);
+    FilterProvider p = get().variants.get(variant);
+    return p == null ? Optional.empty() : Optional.of(p.schema());
   }
 
   /**
@@ -120,8 +118,11 @@ public final class ProviderRegistry {
     if (resolved.hashInstance().isPresent()) {
       return;
     }
-    String hash = resolved.hash().orElseThrow(
-        () -> new IllegalStateException("provider of variant " + resolved.variant() + " resolved no hash: " + resolved));
+    Optional<String> named = resolved.hash();
+    if (named.isEmpty()) {
+      throw new IllegalStateException("provider of variant " + resolved.variant() + " resolved no hash: " + resolved);
+    }
+    String hash = named.get();
     if (!hashes().contains(hash)) {
       throw new IllegalArgumentException(FilterSpec.HASH + "=" + hash + " is not installed" + installedHashes(hash));
     }
@@ -143,24 +144,33 @@ public final class ProviderRegistry {
     return names.isEmpty() ? ifNone : String.join(", ", names);
   }
 
-  private static <T> Map<String, T> load(Class<T> service, Function<T, String> name, String kind) {
+  /*
+   * No lambdas or method references here, nor on the rest of the way from CuckooFilters.open to a
+   * lookup: each is a class spun at run time the first time it runs, a cost every process pays
+   * again at its first call (docs/results.md, "A process's first open").
+   */
+  private static <T> Map<String, T> load(Class<T> service, String kind) {
     TreeMap<String, T> found = new TreeMap<>();
     ClassLoader context = Thread.currentThread().getContextClassLoader();
     ServiceLoader<T> loader =
         context != null ? ServiceLoader.load(service, context) : ServiceLoader.load(service);
     for (T provider : loader) {
-      T before = found.putIfAbsent(name.apply(provider), provider);
+      T before = found.putIfAbsent(nameOf(provider), provider);
       if (before != null && before.getClass() != provider.getClass()) {
         throw new IllegalStateException(
-            "two installed " + kind + "s are named '" + name.apply(provider) + "': "
+            "two installed " + kind + "s are named '" + nameOf(provider) + "': "
                 + before.getClass().getName() + " and " + provider.getClass().getName());
       }
     }
     if (context != null && context != ProviderRegistry.class.getClassLoader()) {
       for (T provider : ServiceLoader.load(service, ProviderRegistry.class.getClassLoader())) {
-        found.putIfAbsent(name.apply(provider), provider);
+        found.putIfAbsent(nameOf(provider), provider);
       }
     }
     return Collections.unmodifiableMap(found);
+  }
+
+  private static String nameOf(Object provider) {
+    return provider instanceof FilterProvider p ? p.name() : ((HashStrategyProvider) provider).name();
   }
 }

@@ -15,16 +15,28 @@ final class KeyBytes {
   /** Longest scratch array kept per thread; longer keys get a temporary array. */
   private static final int MAX_SCRATCH = 1 << 16;
 
-  private static final VarHandle LONG_LE =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  /*
+   * A process's first lookup of a string key comes here (zero-allocation-hashing's hashes take
+   * the default hashChars), so this class makes nothing at its loading that the JDK builds at run
+   * time: no lambda for the scratch arrays, and the VarHandle that only hashLittleEndian uses in
+   * a class of its own, made at its first use.
+   */
+  private static final ThreadLocal<byte[][]> SCRATCH = new ThreadLocal<>() {
+    @Override
+    protected byte[][] initialValue() {
+      return new byte[1][64];
+    }
+  };
 
-  private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[1][64]);
+  private static final class LittleEndian {
+    static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  }
 
   private KeyBytes() {}
 
   static long hashLittleEndian(HashStrategy strategy, long key) {
     byte[] buf = scratch(Long.BYTES);
-    LONG_LE.set(buf, 0, key);
+    LittleEndian.LONG_LE.set(buf, 0, key);
     return strategy.hashBytes(buf, 0, Long.BYTES);
   }
 

@@ -11,6 +11,7 @@ import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The file payload of a classic filter, written and read here.
@@ -104,6 +105,25 @@ final class ClassicPayload {
     int slots = spec.bucketSize().getAsInt();
     int bits = spec.fingerprintBits().getAsInt();
     return ClassicFilter.mapped(spec, TablePayload.open(payload, ClassicProvider.NAME, spec.capacity().getAsLong(),
-        slots, bits, ShardedTable.shardsOf(spec), m -> BucketTable.payloadWords(m, slots, bits)));
+        slots, bits, ShardedTable.shardsOf(spec), new PayloadWords(slots, bits)));
+  }
+
+  /**
+   * {@link BucketTable#payloadWords} of a shape, as {@link TablePayload#open} asks for it: a class
+   * rather than a lambda, which would be a class spun at run time on a process's first open.
+   */
+  private static final class PayloadWords implements LongUnaryOperator {
+    private final int slots;
+    private final int bits;
+
+    PayloadWords(int slots, int bits) {
+      this.slots = slots;
+      this.bits = bits;
+    }
+
+    @Override
+    public long applyAsLong(long buckets) {
+      return BucketTable.payloadWords(buckets, slots, bits);
+    }
   }
 }

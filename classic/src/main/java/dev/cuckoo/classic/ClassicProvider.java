@@ -75,16 +75,31 @@ public final class ClassicProvider implements FilterProvider {
   static final int MAX_BITS = 32;
   private static final int[] BUCKET_SIZES = {1, 2, 4, 8};
 
-  private static final SpecSchema SCHEMA =
-      SpecSchema.builder(NAME)
-          .capacity(1, largestCapacity())
-          .fingerprintBits(MIN_BITS, MAX_BITS, 12)
-          .bucketSizes(4, BUCKET_SIZES)
-          .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
-          .defaultHash("xxh3")
-          .threadSafeMode(Concurrency.STRIPED)
-          .shards(CuckooSizing.MAX_SHARDS)
-          .build();
+  /**
+   * The largest capacity of any shape, that of 4-bit fingerprints in buckets of 8 in a file: what
+   * {@link #largestCapacity} finds, written out (a test checks that they agree) because its four
+   * searches over table sizes, weighing the overflow risk of short fingerprints at each step,
+   * took a process's first open milliseconds in the interpreter.
+   */
+  static final long LARGEST_CAPACITY = 641_771_209_450_008_511L;
+
+  /**
+   * The schema, in a class of its own so that it is built at its first use, not when
+   * ServiceLoader makes every installed provider to learn its name, whichever variant a process
+   * uses.
+   */
+  private static final class Schema {
+    static final SpecSchema SCHEMA =
+        SpecSchema.builder(NAME)
+            .capacity(1, LARGEST_CAPACITY)
+            .fingerprintBits(MIN_BITS, MAX_BITS, 12)
+            .bucketSizes(4, BUCKET_SIZES)
+            .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
+            .defaultHash("xxh3")
+            .threadSafeMode(Concurrency.STRIPED)
+            .shards(CuckooSizing.MAX_SHARDS)
+            .build();
+  }
 
   /** Called by {@link java.util.ServiceLoader}. */
   public ClassicProvider() {}
@@ -101,7 +116,7 @@ public final class ClassicProvider implements FilterProvider {
 
   @Override
   public SpecSchema schema() {
-    return SCHEMA;
+    return Schema.SCHEMA;
   }
 
   /**
@@ -123,7 +138,7 @@ public final class ClassicProvider implements FilterProvider {
    */
   @Override
   public FilterSpec validate(FilterSpec spec) {
-    FilterSpec resolved = SCHEMA.resolve(spec);
+    FilterSpec resolved = Schema.SCHEMA.resolve(spec);
     long capacity = resolved.capacity().getAsLong();
     int bits = resolved.fingerprintBits().getAsInt();
     int slots = resolved.bucketSize().getAsInt();
@@ -182,7 +197,8 @@ public final class ClassicProvider implements FilterProvider {
         && bits >= MIN_BITS && bits <= MAX_BITS;
   }
 
-  private static long largestCapacity() {
+  /** @return the largest capacity of any shape in a file, {@link #LARGEST_CAPACITY} */
+  static long largestCapacity() {
     long max = 1;
     for (int slots : BUCKET_SIZES) {
       max = Math.max(max, maxMappedCapacity(slots, MIN_BITS));

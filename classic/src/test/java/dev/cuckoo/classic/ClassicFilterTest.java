@@ -182,6 +182,13 @@ class ClassicFilterTest {
     assertTrue(ClassicProvider.maxCapacity(1, 32) > 2_000_000_000L);
   }
 
+  /** The capacity bound the schema holds is written out, so that no process searches for it as it starts. */
+  @Test
+  void theLargestCapacityWrittenOutIsTheOneTheSearchesFind() {
+    assertEquals(ClassicProvider.largestCapacity(), ClassicProvider.LARGEST_CAPACITY);
+    assertEquals(ClassicProvider.LARGEST_CAPACITY, CuckooFilters.provider("classic").schema().maxCapacity());
+  }
+
   /**
    * A new user's 4-bit fingerprints in buckets of 1 for a million keys took 109 million slots,
    * 438 bits per key, without a word: such a shape is refused, naming its cost and the width

@@ -44,13 +44,17 @@ public final class MappedWords {
    * sun.misc.Unsafe's methods through method handles bound to the instance: javac warns at every
    * mention of the class (and the build makes warnings errors), while a constant method handle
    * compiles to the same intrinsic as a direct call.
+   *
+   * Each handle costs classes the JDK spins at run time, milliseconds of a process's first
+   * CuckooFilters.open in all, so there are as few as can be: one getLong(Object, long) reads
+   * both a buffer's address field and, given no object, the word at an address, which is what
+   * getLong(long) does inside the JDK; and the handle that stores waits in Stores for the first
+   * store, which a read-only filter never makes.
    */
-  /** {@code long getLong(long address)}. */
+  /** The {@code sun.misc.Unsafe} instance. */
+  private static final Object UNSAFE;
+  /** {@code long getLong(Object o, long offset)}: a field of {@code o}, or with {@code o} null the word at an address. */
   private static final MethodHandle GET_LONG;
-  /** {@code void putLong(long address, long value)}. */
-  private static final MethodHandle PUT_LONG;
-  /** {@code long getLong(Object o, long offset)}, for a buffer's address. */
-  private static final MethodHandle GET_FIELD_LONG;
   /** Where a direct buffer keeps its address: the field {@code java.nio.Buffer.address}. */
   private static final long BUFFER_ADDRESS;
 
@@ -59,19 +63,29 @@ public final class MappedWords {
       Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
       java.lang.reflect.Field the = unsafeClass.getDeclaredField("theUnsafe");
       the.setAccessible(true);
-      Object unsafe = the.get(null);
+      UNSAFE = the.get(null);
       MethodHandles.Lookup lookup = MethodHandles.lookup();
-      GET_LONG = lookup.findVirtual(unsafeClass, "getLong", MethodType.methodType(long.class, long.class))
-          .bindTo(unsafe);
-      PUT_LONG = lookup.findVirtual(unsafeClass, "putLong", MethodType.methodType(void.class, long.class, long.class))
-          .bindTo(unsafe);
-      GET_FIELD_LONG = lookup.findVirtual(unsafeClass, "getLong",
-          MethodType.methodType(long.class, Object.class, long.class)).bindTo(unsafe);
+      GET_LONG = lookup.findVirtual(unsafeClass, "getLong", MethodType.methodType(long.class, Object.class, long.class))
+          .bindTo(UNSAFE);
       MethodHandle fieldOffset = lookup.findVirtual(unsafeClass, "objectFieldOffset",
-          MethodType.methodType(long.class, java.lang.reflect.Field.class)).bindTo(unsafe);
+          MethodType.methodType(long.class, java.lang.reflect.Field.class)).bindTo(UNSAFE);
       BUFFER_ADDRESS = (long) fieldOffset.invokeExact(java.nio.Buffer.class.getDeclaredField("address"));
     } catch (Throwable e) {
       throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** {@code void putLong(long address, long value)}, made at the first store. */
+  private static final class Stores {
+    static final MethodHandle PUT_LONG;
+
+    static {
+      try {
+        PUT_LONG = MethodHandles.lookup().findVirtual(UNSAFE.getClass(), "putLong",
+            MethodType.methodType(void.class, long.class, long.class)).bindTo(UNSAFE);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
     }
   }
 
@@ -125,7 +139,7 @@ public final class MappedWords {
   @SuppressWarnings("ThrowSpecificExceptions") // what the handles throw: nothing, for these signatures
   private static long rawGet(long address) {
     try {
-      return (long) GET_LONG.invokeExact(address);
+      return (long) GET_LONG.invokeExact((Object) null, address);
     } catch (Throwable e) {
       throw new IllegalStateException(e);
     }
@@ -134,7 +148,7 @@ public final class MappedWords {
   @SuppressWarnings("ThrowSpecificExceptions")
   private static void rawPut(long address, long value) {
     try {
-      PUT_LONG.invokeExact(address, value);
+      Stores.PUT_LONG.invokeExact(address, value);
     } catch (Throwable e) {
       throw new IllegalStateException(e);
     }
@@ -142,7 +156,7 @@ public final class MappedWords {
 
   private static long fieldLong(Object o, long offset) {
     try {
-      return (long) GET_FIELD_LONG.invokeExact(o, offset);
+      return (long) GET_LONG.invokeExact(o, offset);
     } catch (Throwable e) {
       throw new IllegalStateException(e);
     }

@@ -75,7 +75,9 @@ public final class ShardedTable implements CuckooTable {
    * @return its {@code shards} option, 1 where it has none
    */
   public static int shardsOf(dev.cuckoo.FilterSpec resolved) {
-    return resolved.option(dev.cuckoo.FilterSpec.SHARDS).map(Integer::parseInt).orElse(1);
+    // No method reference: this runs on the way to a process's first lookup (TablePayload.open)
+    java.util.Optional<String> shards = resolved.option(dev.cuckoo.FilterSpec.SHARDS);
+    return shards.isPresent() ? Integer.parseInt(shards.get()) : 1;
   }
 
   /** @return the table the buckets lie in */

@@ -66,15 +66,23 @@ public final class ExpandableProvider implements FilterProvider {
   private static final int[] LANE_BITS = {16, 32};
   private static final int[] BUCKET_SIZES = {4, 8};
 
-  private static final SpecSchema SCHEMA =
-      SpecSchema.builder(NAME)
-          .capacity(1, largestCapacity(), DEFAULT_CAPACITY)
-          .fingerprintWidths(16, LANE_BITS)
-          .bucketSizes(4, BUCKET_SIZES)
-          .maxKicks(0, 100_000, 500)
-          .defaultHash("xxh3")
-          .threadSafeMode(Concurrency.LOCKED)
-          .build();
+  /**
+   * The schema, in a class of its own so that it is built at its first use: its capacity bound
+   * loads and runs the table's classes, milliseconds in a fresh JVM, which ServiceLoader, making
+   * every installed provider to learn its name, would otherwise cost whichever variant a process
+   * uses.
+   */
+  private static final class Schema {
+    static final SpecSchema SCHEMA =
+        SpecSchema.builder(NAME)
+            .capacity(1, largestCapacity(), DEFAULT_CAPACITY)
+            .fingerprintWidths(16, LANE_BITS)
+            .bucketSizes(4, BUCKET_SIZES)
+            .maxKicks(0, 100_000, 500)
+            .defaultHash("xxh3")
+            .threadSafeMode(Concurrency.LOCKED)
+            .build();
+  }
 
   /** Called by {@link java.util.ServiceLoader}. */
   public ExpandableProvider() {}
@@ -92,7 +100,7 @@ public final class ExpandableProvider implements FilterProvider {
 
   @Override
   public SpecSchema schema() {
-    return SCHEMA;
+    return Schema.SCHEMA;
   }
 
   /** 16-bit lanes in buckets of 4: the fast lookup, at about 0.02% to 0.2% false positives. */
@@ -109,7 +117,7 @@ public final class ExpandableProvider implements FilterProvider {
    */
   @Override
   public FilterSpec validate(FilterSpec spec) {
-    FilterSpec resolved = SCHEMA.resolve(spec);
+    FilterSpec resolved = Schema.SCHEMA.resolve(spec);
     int bits = resolved.fingerprintBits().getAsInt();
     int slots = resolved.bucketSize().getAsInt();
     long capacity = resolved.capacity().getAsLong();

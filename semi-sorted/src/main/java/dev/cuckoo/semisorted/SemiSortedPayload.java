@@ -11,6 +11,7 @@ import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The file payload of a semi-sorted filter, written and read here.
@@ -121,6 +122,23 @@ final class SemiSortedPayload {
     int bits = spec.fingerprintBits().getAsInt();
     return SemiSortedFilter.mapped(spec, TablePayload.open(payload, SemiSortedProvider.NAME,
         spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits, ShardedTable.shardsOf(spec),
-        m -> SemiSortedTable.payloadWords(m, bits)));
+        new PayloadWords(bits)));
+  }
+
+  /**
+   * {@link SemiSortedTable#payloadWords} of a width, as {@link TablePayload#open} asks for it: a
+   * class rather than a lambda, which would be a class spun at run time on a process's first open.
+   */
+  private static final class PayloadWords implements LongUnaryOperator {
+    private final int bits;
+
+    PayloadWords(int bits) {
+      this.bits = bits;
+    }
+
+    @Override
+    public long applyAsLong(long buckets) {
+      return SemiSortedTable.payloadWords(buckets, bits);
+    }
   }
 }

@@ -69,16 +69,31 @@ public final class SemiSortedProvider implements FilterProvider {
   /** The variant's name. */
   public static final String NAME = "semi-sorted";
 
-  private static final SpecSchema SCHEMA =
-      SpecSchema.builder(NAME)
-          .capacity(1, maxMappedCapacity(SemiSortedTable.MIN_BITS))
-          .fingerprintBits(SemiSortedTable.MIN_BITS, SemiSortedTable.MAX_BITS, 16)
-          .bucketSizes(SemiSortedTable.SLOTS, SemiSortedTable.SLOTS)
-          .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
-          .defaultHash("xxh3")
-          .threadSafeMode(Concurrency.STRIPED)
-          .shards(CuckooSizing.MAX_SHARDS)
-          .build();
+  /**
+   * The largest capacity, that of 5-bit fingerprints in a file: what {@code
+   * maxMappedCapacity(SemiSortedTable.MIN_BITS)} finds, written out (a test checks that they
+   * agree) because its search over table sizes, weighing the overflow risk of short fingerprints
+   * at each step, took a process's first open milliseconds in the interpreter.
+   */
+  static final long LARGEST_CAPACITY = 134_601_951_086_047_016L;
+
+  /**
+   * The schema, in a class of its own so that it is built at its first use, not when
+   * ServiceLoader makes every installed provider to learn its name, whichever variant a process
+   * uses.
+   */
+  private static final class Schema {
+    static final SpecSchema SCHEMA =
+        SpecSchema.builder(NAME)
+            .capacity(1, LARGEST_CAPACITY)
+            .fingerprintBits(SemiSortedTable.MIN_BITS, SemiSortedTable.MAX_BITS, 16)
+            .bucketSizes(SemiSortedTable.SLOTS, SemiSortedTable.SLOTS)
+            .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
+            .defaultHash("xxh3")
+            .threadSafeMode(Concurrency.STRIPED)
+            .shards(CuckooSizing.MAX_SHARDS)
+            .build();
+  }
 
   /** Called by {@link java.util.ServiceLoader}. */
   public SemiSortedProvider() {}
@@ -95,7 +110,7 @@ public final class SemiSortedProvider implements FilterProvider {
 
   @Override
   public SpecSchema schema() {
-    return SCHEMA;
+    return Schema.SCHEMA;
   }
 
   /**
@@ -123,7 +138,7 @@ public final class SemiSortedProvider implements FilterProvider {
       throw ConfigValues.outOfRange(FilterSpec.BUCKET_SIZE, spec.bucketSize().getAsInt(), NAME,
           SemiSortedTable.SLOTS + " (semi-sorting encodes buckets of exactly four fingerprints)");
     }
-    FilterSpec resolved = SCHEMA.resolve(spec);
+    FilterSpec resolved = Schema.SCHEMA.resolve(spec);
     long capacity = resolved.capacity().getAsLong();
     int bits = resolved.fingerprintBits().getAsInt();
     long max = maxMappedCapacity(bits);

@@ -158,6 +158,13 @@ class SemiSortedFilterTest {
     assertTrue(max > 4_000_000_000L, "16-bit fingerprints in 15 bits: " + max);
   }
 
+  /** The capacity bound the schema holds is written out, so that no process searches for it as it starts. */
+  @Test
+  void theLargestCapacityWrittenOutIsTheOneTheSearchFinds() {
+    assertEquals(SemiSortedProvider.maxMappedCapacity(SemiSortedTable.MIN_BITS), SemiSortedProvider.LARGEST_CAPACITY);
+    assertEquals(SemiSortedProvider.LARGEST_CAPACITY, CuckooFilters.provider("semi-sorted").schema().maxCapacity());
+  }
+
   @Test
   void representativeConfigsAreTheHeadlineAndThePapersWidths() {
     SemiSortedProvider p = new SemiSortedProvider();

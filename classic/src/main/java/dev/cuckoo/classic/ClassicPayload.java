@@ -76,7 +76,7 @@ final class ClassicPayload {
     int slots = spec.bucketSize().getAsInt();
     int bits = spec.fingerprintBits().getAsInt();
     TablePayload.realign(in, out, ClassicProvider.NAME, spec.capacity().getAsLong(), slots, bits,
-        ShardedTable.shardsOf(spec), m -> BucketTable.payloadWords(m, slots, bits));
+        ShardedTable.shardsOf(spec), new PayloadWords(slots, bits));
   }
 
   /** @return the bytes of the payload of a new filter of the spec in a mapped file */

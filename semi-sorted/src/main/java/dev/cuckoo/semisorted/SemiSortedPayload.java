@@ -95,7 +95,7 @@ final class SemiSortedPayload {
   static void realign(FilterSpec spec, PayloadInput in, MappedPayload.Factory out) throws IOException {
     int bits = spec.fingerprintBits().getAsInt();
     TablePayload.realign(in, out, SemiSortedProvider.NAME, spec.capacity().getAsLong(), SemiSortedTable.SLOTS, bits,
-        ShardedTable.shardsOf(spec), m -> SemiSortedTable.payloadWords(m, bits));
+        ShardedTable.shardsOf(spec), new PayloadWords(bits));
   }
 
   /** @return the bytes of the payload of a new filter of the spec in a mapped file */

@@ -42,6 +42,26 @@ class MappedExample {
   }
 
   @Test
+  void convertThenOpen() throws IOException {
+    Path old = dir.resolve("old.cuckoo"); // a file 0.1.0 wrote: format version 1
+    try (java.io.InputStream in = MappedExample.class.getResourceAsStream("/dev/cuckoo/docs/files-0.1.0/classic-16.cuckoo")) {
+      Files.copy(in, old);
+    }
+    Path converted = dir.resolve("new.cuckoo");
+    // tag::convert[]
+    int version = CuckooFilters.convert(old, converted);   // 3: the table streams into a file that maps
+    try (MappedFilter f = CuckooFilters.open(converted)) {
+      f.mightContain("alice");
+    }
+    // end::convert[]
+    assertEquals(3, version);
+    try (MappedFilter f = CuckooFilters.open(converted)) {
+      assertEquals(2250, f.size());
+      f.verify();
+    }
+  }
+
+  @Test
   void writeThenOpen() throws IOException {
     Path file = dir.resolve("heap.cuckoo");
     // tag::write-open[]

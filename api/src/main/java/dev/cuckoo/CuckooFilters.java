@@ -200,20 +200,6 @@ public final class CuckooFilters {
   }
 
   /**
-   * Opens the bytes of one shard ({@link FilterShard#writeTo}) for {@link #joinShards}: from a
-   * file, an object store, a Spark task's output.
-   */
-  @FunctionalInterface
-  public interface ShardSource {
-    /**
-     * @param index a shard's index, in {@code [0, S)}
-     * @return a new stream of its bytes, which the caller closes
-     * @throws IOException if it cannot be opened (a missing shard, say)
-     */
-    InputStream open(int index) throws IOException;
-  }
-
-  /**
    * The key hasher and shard router of a config: hashes keys as a filter of that config does
    * and names the shard of a hash.
    *
@@ -269,7 +255,7 @@ public final class CuckooFilters {
    *     shard)
    * @throws UnsupportedOperationException if the variant cannot be built in shards
    */
-  public static void joinShards(String config, int shards, ShardSource source, java.io.OutputStream out)
+  public static void joinShards(String config, int shards, FilterShard.Source source, java.io.OutputStream out)
       throws IOException {
     Objects.requireNonNull(source, "source must not be null");
     Objects.requireNonNull(out, "out must not be null");

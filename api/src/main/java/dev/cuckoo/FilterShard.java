@@ -1,6 +1,7 @@
 package dev.cuckoo;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 
 /**
@@ -55,4 +56,18 @@ public interface FilterShard {
    * @throws IOException if writing fails
    */
   void writeTo(OutputStream out) throws IOException;
+
+  /**
+   * Opens the bytes of one shard ({@link #writeTo}) for {@link CuckooFilters#joinShards}: from a
+   * file, an object store, a Spark task's output.
+   */
+  @FunctionalInterface
+  interface Source {
+    /**
+     * @param index a shard's index, in {@code [0, S)}
+     * @return a new stream of its bytes, which the caller closes
+     * @throws IOException if it cannot be opened (a missing shard, say)
+     */
+    InputStream open(int index) throws IOException;
+  }
 }

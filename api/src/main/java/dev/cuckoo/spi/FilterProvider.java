@@ -199,7 +199,7 @@ public interface FilterProvider {
    *     names a capacity that would do), or reading or writing fails
    * @throws UnsupportedOperationException if the variant cannot be built in shards
    */
-  default void joinShards(FilterSpec resolved, dev.cuckoo.CuckooFilters.ShardSource source, PayloadOutput out)
+  default void joinShards(FilterSpec resolved, dev.cuckoo.FilterShard.Source source, PayloadOutput out)
       throws IOException {
     throw new UnsupportedOperationException("variant " + name() + " cannot be built in shards");
   }

@@ -1,7 +1,7 @@
 package dev.cuckoo.classic;
 
 import dev.cuckoo.CorruptFilterException;
-import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.ShardedTable;
@@ -39,7 +39,7 @@ final class ClassicPayload {
   }
 
   /** Writes the payload of the filter whose shards {@code source} gives ({@link TableShard#join}). */
-  static void join(FilterSpec spec, CuckooFilters.ShardSource source, PayloadOutput out) throws IOException {
+  static void join(FilterSpec spec, FilterShard.Source source, PayloadOutput out) throws IOException {
     long buckets = ClassicFilter.newBucketCount(spec);
     TableShard.join(spec, spec.bucketSize().getAsInt(), spec.fingerprintBits().getAsInt(), ShardedTable.shardsOf(spec),
         buckets, payloadWords(spec, buckets), source, out);

@@ -3,7 +3,6 @@ package dev.cuckoo.classic;
 import com.google.auto.service.AutoService;
 import dev.cuckoo.Concurrency;
 import dev.cuckoo.CuckooFilter;
-import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
@@ -224,7 +223,7 @@ public final class ClassicProvider implements FilterProvider {
   }
 
   @Override
-  public void joinShards(FilterSpec resolved, CuckooFilters.ShardSource source, PayloadOutput out)
+  public void joinShards(FilterSpec resolved, FilterShard.Source source, PayloadOutput out)
       throws IOException {
     ClassicPayload.join(resolved, source, out);
   }

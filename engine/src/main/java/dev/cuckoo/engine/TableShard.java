@@ -1,7 +1,6 @@
 package dev.cuckoo.engine;
 
 import dev.cuckoo.CorruptFilterException;
-import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.PayloadOutput;
@@ -214,7 +213,7 @@ public final class TableShard implements FilterShard {
    * @throws IOException if the stashes together overflow the filter's, or reading or writing fails
    */
   public static void join(FilterSpec spec, int slots, int fingerprintBits, int shards, long tableBuckets,
-      long tableWords, CuckooFilters.ShardSource source, PayloadOutput out) throws IOException {
+      long tableWords, FilterShard.Source source, PayloadOutput out) throws IOException {
     long shardWords = tableWords / shards;
     if (shardWords * shards != tableWords || tableBuckets % shards != 0) {
       throw new IllegalStateException(tableWords + " longs of " + tableBuckets + " buckets do not split into "
@@ -272,7 +271,7 @@ public final class TableShard implements FilterShard {
     }
   }
 
-  private static InputStream open(CuckooFilters.ShardSource source, int i) throws IOException {
+  private static InputStream open(FilterShard.Source source, int i) throws IOException {
     return Objects.requireNonNull(source.open(i), "the shard source returned no stream for shard " + i);
   }
 

@@ -1,7 +1,7 @@
 package dev.cuckoo.semisorted;
 
 import dev.cuckoo.CorruptFilterException;
-import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.ShardedTable;
@@ -40,7 +40,7 @@ final class SemiSortedPayload {
   }
 
   /** Writes the payload of the filter whose shards {@code source} gives ({@link TableShard#join}). */
-  static void join(FilterSpec spec, CuckooFilters.ShardSource source, PayloadOutput out) throws IOException {
+  static void join(FilterSpec spec, FilterShard.Source source, PayloadOutput out) throws IOException {
     int bits = spec.fingerprintBits().getAsInt();
     long buckets = SemiSortedFilter.newBucketCount(spec);
     TableShard.join(spec, SemiSortedTable.SLOTS, bits, ShardedTable.shardsOf(spec), buckets,

@@ -289,11 +289,33 @@ public final class CuckooFilters {
 
   /**
    * @param variant a variant's name
-   * @return its provider, for its description and {@link FilterProvider#schema() schema}
+   * @return what it is: its description, whether it maps files, what a config of it takes
    * @throws IllegalArgumentException if no such variant is installed, listing those that are
    */
-  public static FilterProvider provider(String variant) {
-    return ProviderRegistry.provider(variant);
+  public static FilterVariant variant(String variant) {
+    return new FilterVariant(ProviderRegistry.provider(variant));
+  }
+
+  /**
+   * Reads a filter file's header and describes the file, without reading its table and without
+   * looking up its variant or hash, so that a file of a variant or hash that is not installed is
+   * described too.
+   *
+   * @param path the file
+   * @return what its header tells
+   * @throws CorruptFilterException if it is not a filter file, or its header is damaged or cut short
+   * @throws IOException if it cannot be read (a directory, say)
+   */
+  public static FilterFileInfo describe(java.nio.file.Path path) throws IOException {
+    Objects.requireNonNull(path, "path must not be null");
+    if (java.nio.file.Files.isDirectory(path)) {
+      throw new java.nio.file.FileSystemException(path.toString(), null, "is a directory, not a filter file");
+    }
+    try (InputStream in = java.nio.file.Files.newInputStream(path)) {
+      return new FilterFileInfo(FilterFile.readHeader(in), java.nio.file.Files.size(path));
+    } catch (CorruptFilterException e) {
+      throw new CorruptFilterException(path + ": " + e.getMessage(), e);
+    }
   }
 
   /**

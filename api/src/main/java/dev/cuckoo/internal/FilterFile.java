@@ -198,6 +198,18 @@ public final class FilterFile {
     }
   }
 
+  /**
+   * @param spec a resolved spec
+   * @param payloadLength its payload's length
+   * @return the length of a version 3 file of that spec and payload: header, padding, payload and
+   *     checksum
+   */
+  public static long mappedFileLength(FilterSpec spec, long payloadLength) {
+    long headerEnd = 68L + spec.variant().getBytes(StandardCharsets.US_ASCII).length
+        + spec.toString().getBytes(StandardCharsets.UTF_8).length;
+    return payloadOffset(headerEnd) + payloadLength + 4;
+  }
+
   /** @return where the payload of a version 3 file whose header ends at {@code headerEnd} starts */
   static long payloadOffset(long headerEnd) {
     return (headerEnd + PAYLOAD_ALIGNMENT - 1) / PAYLOAD_ALIGNMENT * PAYLOAD_ALIGNMENT;

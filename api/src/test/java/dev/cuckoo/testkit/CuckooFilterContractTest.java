@@ -479,7 +479,7 @@ public abstract class CuckooFilterContractTest {
   @TestFactory
   Stream<DynamicTest> badConfigurationIsRejectedWithAClearMessage() {
     String v = variant();
-    SpecSchema schema = CuckooFilters.provider(v).schema();
+    SpecSchema schema = dev.cuckoo.internal.ProviderRegistry.provider(v).schema();
     long cap = Math.max(schema.minCapacity(), Math.min(1_000, schema.maxCapacity()));
     String base = v + "?capacity=" + cap;
     List<String[]> cases = new ArrayList<>();
@@ -578,15 +578,15 @@ public abstract class CuckooFilterContractTest {
    */
   @Test
   void aFilterTheHeapCannotHoldIsRefusedNamingOneThatFits() {
-    SpecSchema schema = CuckooFilters.provider(variant()).schema();
+    SpecSchema schema = dev.cuckoo.internal.ProviderRegistry.provider(variant()).schema();
     // The widest fingerprints: at its largest capacity on the heap such a table nears the most one array holds.
     FilterSpec resolved = null;
     java.util.OptionalLong needed = null;
     for (long capacity = schema.maxCapacity(); resolved == null; capacity = capacity / 4 * 3) {
       try {
-        FilterSpec candidate = CuckooFilters.provider(variant()).validate(FilterSpec.builder(variant())
+        FilterSpec candidate = dev.cuckoo.internal.ProviderRegistry.provider(variant()).validate(FilterSpec.builder(variant())
             .capacity(capacity).fingerprintBits(schema.maxFingerprintBits()).build());
-        needed = CuckooFilters.provider(variant()).memoryToCreate(candidate);
+        needed = dev.cuckoo.internal.ProviderRegistry.provider(variant()).memoryToCreate(candidate);
         resolved = candidate;
       } catch (IllegalArgumentException tooLargeForThisShapeOrTheHeap) {
         // the largest capacity is another shape's, or a file's
@@ -603,12 +603,12 @@ public abstract class CuckooFilterContractTest {
     String m = e.getMessage();
     assertTrue(m.contains(bytes + " bytes") && m.contains(max + " bytes") && m.contains("-Xmx"), m);
     // a variant whose filters live in files names the way that the heap does not bound
-    assertEquals(CuckooFilters.provider(variant()).mapsFiles(), m.contains("CuckooFilters.createFile"), m);
+    assertEquals(dev.cuckoo.internal.ProviderRegistry.provider(variant()).mapsFiles(), m.contains("CuckooFilters.createFile"), m);
     java.util.regex.Matcher fits = java.util.regex.Pattern.compile("(" + java.util.regex.Pattern.quote(variant()) + "\\?\\S+) fits").matcher(m);
     assertTrue(fits.find(), "no config that fits in: " + m);
-    FilterSpec smaller = CuckooFilters.provider(variant()).validate(FilterSpec.parse(fits.group(1)));
+    FilterSpec smaller = dev.cuckoo.internal.ProviderRegistry.provider(variant()).validate(FilterSpec.parse(fits.group(1)));
     assertTrue(smaller.capacity().getAsLong() < spec.capacity().getAsLong(), m);
-    assertTrue(CuckooFilters.provider(variant()).memoryToCreate(smaller).getAsLong() <= max, m);
+    assertTrue(dev.cuckoo.internal.ProviderRegistry.provider(variant()).memoryToCreate(smaller).getAsLong() <= max, m);
     assertEquals(spec.toBuilder().capacity(smaller.capacity().getAsLong()).build(), smaller, "only the capacity differs: " + m);
   }
 
@@ -621,7 +621,7 @@ public abstract class CuckooFilterContractTest {
    */
   @Test
   void concurrencyThreadsafeIsAcceptedAndSafeForWriters() throws InterruptedException {
-    SpecSchema schema = CuckooFilters.provider(variant()).schema();
+    SpecSchema schema = dev.cuckoo.internal.ProviderRegistry.provider(variant()).schema();
     long capacity = Math.max(schema.minCapacity(), Math.min(40_000, schema.maxCapacity()));
     String config = variant() + "?capacity=" + capacity + "&concurrency=threadsafe";
     String where = where(config, "threadsafe");
@@ -679,7 +679,7 @@ public abstract class CuckooFilterContractTest {
   @Test
   void nullKeysAreRejectedNamingTheKey() {
     CuckooFilter f = CuckooFilters.create(variant() + "?capacity="
-        + Math.max(CuckooFilters.provider(variant()).schema().minCapacity(), 100));
+        + Math.max(dev.cuckoo.internal.ProviderRegistry.provider(variant()).schema().minCapacity(), 100));
     for (org.junit.jupiter.api.function.Executable call : List.<org.junit.jupiter.api.function.Executable>of(
         () -> f.add((byte[]) null), () -> f.add((CharSequence) null),
         () -> f.addIfAbsent((byte[]) null), () -> f.addIfAbsent((CharSequence) null),
@@ -694,9 +694,9 @@ public abstract class CuckooFilterContractTest {
   @Test
   void variantIsInstalled() {
     assertTrue(CuckooFilters.variants().contains(variant()), "installed: " + CuckooFilters.variants());
-    assertNotNull(CuckooFilters.provider(variant()).description());
-    assertEquals(variant(), CuckooFilters.provider(variant()).name());
-    CuckooFilters.provider(variant()).schema().defaultCapacity().ifPresent(c ->
+    assertNotNull(dev.cuckoo.internal.ProviderRegistry.provider(variant()).description());
+    assertEquals(variant(), dev.cuckoo.internal.ProviderRegistry.provider(variant()).name());
+    dev.cuckoo.internal.ProviderRegistry.provider(variant()).schema().defaultCapacity().ifPresent(c ->
         assertEquals(c, CuckooFilters.create(variant()).spec().capacity().getAsLong(), "the default capacity"));
   }
 
@@ -1070,7 +1070,7 @@ public abstract class CuckooFilterContractTest {
     }
     for (String v : CuckooFilters.variants()) {
       if (!v.equals(spec.variant())) {
-        SpecSchema schema = CuckooFilters.provider(v).schema();
+        SpecSchema schema = dev.cuckoo.internal.ProviderRegistry.provider(v).schema();
         CuckooFilter other = CuckooFilters.create(v + "?capacity=" + Math.max(schema.minCapacity(), 100));
         IllegalArgumentException variant = assertThrows(IllegalArgumentException.class, () -> a.addAll(other));
         assertTrue(variant.getMessage().contains(spec.variant()), variant.getMessage());

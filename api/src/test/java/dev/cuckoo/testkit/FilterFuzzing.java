@@ -181,7 +181,7 @@ public final class FilterFuzzing {
     assertEquals(spec, FilterSpec.parse(spec.toString()), "text round trip of " + spec);
     FilterSpec resolved;
     try {
-      resolved = CuckooFilters.provider(spec.variant()).validate(spec);
+      resolved = dev.cuckoo.internal.ProviderRegistry.provider(spec.variant()).validate(spec);
     } catch (IllegalArgumentException expected) {
       return;
     }

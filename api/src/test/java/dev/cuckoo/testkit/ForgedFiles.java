@@ -36,7 +36,7 @@ public final class ForgedFiles {
 
   private static FilterSpec resolve(String spec) {
     FilterSpec parsed = FilterSpec.parse(spec);
-    return CuckooFilters.provider(parsed.variant()).validate(parsed);
+    return CuckooFilters.variant(parsed.variant()).resolve(parsed);
   }
 
   /**

@@ -25,7 +25,7 @@ public final class Contenders {
   public static List<Contender> installed() {
     List<Contender> all = new ArrayList<>();
     for (String variant : CuckooFilters.variants()) {
-      for (String config : CuckooFilters.provider(variant).representativeConfigs()) {
+      for (String config : CuckooFilters.variant(variant).representativeConfigs()) {
         all.add(ours(config));
       }
     }

@@ -163,7 +163,7 @@ class ClassicFilterTest {
   @Test
   void capacitiesBeyondOneArrayAreRefusedOnTheHeapWithTheLimitAndTheFileToUse() {
     long max = ClassicProvider.maxCapacity(4, 32);
-    CuckooFilters.provider("classic").validate(dev.cuckoo.FilterSpec.parse("classic?capacity=" + max + "&fingerprintBits=32"));
+    CuckooFilters.variant("classic").resolve(dev.cuckoo.FilterSpec.parse("classic?capacity=" + max + "&fingerprintBits=32"));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CuckooFilters.create("classic?capacity=" + (max + 1) + "&fingerprintBits=32"));
     assertTrue(e.getMessage().contains("capacity=" + (max + 1)) && e.getMessage().contains("classic")
@@ -171,7 +171,7 @@ class ClassicFilterTest {
     // A file holds it: the message says so, and the spec is valid.
     assertTrue(e.getMessage().contains("CuckooFilters.createFile") && e.getMessage().contains("CuckooFilters.open"),
         e.getMessage());
-    CuckooFilters.provider("classic").validate(dev.cuckoo.FilterSpec.parse("classic?capacity=" + (max + 1) + "&fingerprintBits=32"));
+    CuckooFilters.variant("classic").resolve(dev.cuckoo.FilterSpec.parse("classic?capacity=" + (max + 1) + "&fingerprintBits=32"));
     long words = BucketTable.allocatedWords(CuckooSizing.bucketCount(max, 4, 32), 4, 32);
     assertTrue(words <= BucketTable.MAX_WORDS && words > BucketTable.MAX_WORDS - 64, words + " words");
     // The largest 8-bit table has more buckets than an int[] holds: it is packed, with padding.
@@ -186,7 +186,7 @@ class ClassicFilterTest {
   @Test
   void theLargestCapacityWrittenOutIsTheOneTheSearchesFind() {
     assertEquals(ClassicProvider.largestCapacity(), ClassicProvider.LARGEST_CAPACITY);
-    assertEquals(ClassicProvider.LARGEST_CAPACITY, CuckooFilters.provider("classic").schema().maxCapacity());
+    assertEquals(ClassicProvider.LARGEST_CAPACITY, new ClassicProvider().schema().maxCapacity());
   }
 
   /**

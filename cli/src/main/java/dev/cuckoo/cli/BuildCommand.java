@@ -3,6 +3,7 @@ package dev.cuckoo.cli;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.FilterVariant;
 import dev.cuckoo.MappedFilter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -310,7 +311,7 @@ final class BuildCommand implements Callable<Integer> {
   private String suggestion(FilterSpec candidate, long keys) {
     for (int trial = 0; trial < MAX_TRIALS; trial++) {
       try {
-        CuckooFilters.provider(candidate.variant()).validate(candidate);
+        CuckooFilters.variant(candidate.variant()).resolve(candidate);
       } catch (IllegalArgumentException e) {
         return "no filter of variant " + candidate.variant() + " takes them (" + e.getMessage() + ")";
       }
@@ -386,10 +387,10 @@ final class BuildCommand implements Callable<Integer> {
     boolean maps = FileAccess.mapsFiles(candidate.variant());
     long needed;
     try {
-      var provider = CuckooFilters.provider(candidate.variant());
-      FilterSpec resolved = provider.validate(candidate);
+      FilterVariant variant = CuckooFilters.variant(candidate.variant());
+      FilterSpec resolved = variant.resolve(candidate);
       try {
-        needed = provider.memoryToCreate(resolved).orElse(0);
+        needed = variant.heapBytes(resolved).orElse(0);
       } catch (IllegalArgumentException pastOneArray) {
         // The spec is valid, and only the heap refuses it: its table is past what one array holds.
         return "its table is more than one Java array holds, whatever the heap"
@@ -414,8 +415,7 @@ final class BuildCommand implements Callable<Integer> {
   private String roomOnDisk(FilterSpec candidate) {
     long needed;
     try {
-      needed = CuckooFilters.provider(candidate.variant())
-          .mappedPayloadLength(CuckooFilters.provider(candidate.variant()).validate(candidate)).orElse(0);
+      needed = CuckooFilters.variant(candidate.variant()).fileBytes(candidate).orElse(0);
     } catch (IllegalArgumentException e) {
       return e.getMessage();
     }
@@ -436,8 +436,7 @@ final class BuildCommand implements Callable<Integer> {
   /** @return the heap a new filter of the spec takes, or 0 if its variant does not say */
   private static long heapBytes(FilterSpec spec) {
     try {
-      var provider = CuckooFilters.provider(spec.variant());
-      return provider.memoryToCreate(provider.validate(spec)).orElse(0);
+      return CuckooFilters.variant(spec.variant()).heapBytes(spec).orElse(0);
     } catch (IllegalArgumentException e) {
       return 0; // the variant refuses it: create says why
     }

@@ -3,8 +3,7 @@ package dev.cuckoo.cli;
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
-import dev.cuckoo.internal.FilterFile;
-import dev.cuckoo.internal.FilterFile.Header;
+import dev.cuckoo.FilterFileInfo;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -50,22 +49,22 @@ final class ConvertCommand implements Callable<Integer> {
   public Integer call() {
     FileAccess.requireNotSameFile(input, output, "OUT");
     FileAccess.requireWritable(output);
-    Header header = FileAccess.headerOf(input);
+    FilterFileInfo header = FileAccess.headerOf(input);
     String hashName = header == null ? null : FileAccess.hashOf(header);
     int version;
     if (hashName != null && !CuckooFilters.hashes().contains(hashName)) {
       // A hash from --hash-path: only a read can be given it, so the filter goes through the heap.
       CuckooFilter filter = FileAccess.readFilter(input, hashes);
       FileAccess.writeAtomically(output, filter::writeTo);
-      version = FileAccess.mapsFiles(filter.spec().variant()) ? FilterFile.FORMAT_VERSION : FilterFile.UNALIGNED_VERSION;
+      version = FileAccess.headerOf(output).formatVersion();
     } else {
       version = convert(header);
     }
     CuckooFilter written = FileAccess.openFilter(output, hashes);
     PrintWriter out = spec.commandLine().getOut();
     String variant = written.spec().variant();
-    boolean unchanged = header != null && header.version() == version;
-    String what = version >= FilterFile.FORMAT_VERSION
+    boolean unchanged = header != null && header.formatVersion() == version;
+    String what = FileAccess.mapsFiles(variant)
         ? "format version " + version + ", which query and info map without reading it"
             + (unchanged ? " (" + input + " was in it already)" : "")
         : "format version " + version + ", " + (unchanged ? "already " : "") + "the current format of variant "
@@ -85,7 +84,7 @@ final class ConvertCommand implements Callable<Integer> {
   }
 
   /** Converts through the library into a temporary file beside OUT, then renames it into place. */
-  private int convert(Header header) {
+  private int convert(FilterFileInfo header) {
     Path temp = TemporaryFiles.forTarget(output);
     try {
       int version = CuckooFilters.convert(input, temp);

@@ -3,9 +3,8 @@ package dev.cuckoo.cli;
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterFileInfo;
 import dev.cuckoo.FilterSpec;
-import dev.cuckoo.internal.FilterFile;
-import dev.cuckoo.internal.FilterFile.Header;
 import dev.cuckoo.spi.HashStrategy;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -94,7 +93,7 @@ final class FileAccess {
   }
 
   /** {@link #readFilter(Path, HashPath)} with the file's header already read ({@code null} if none reads). */
-  private static CuckooFilter readFilter(Path path, HashPath hashes, Header header) {
+  private static CuckooFilter readFilter(Path path, HashPath hashes, FilterFileInfo header) {
     String hashName = header == null ? null : hashOf(header);
     HashStrategy given = hashName == null ? null : hashes.notInstalled(hashName, seedOf(header));
     try (InputStream in = open(path)) {
@@ -109,7 +108,7 @@ final class FileAccess {
             + " is not installed here: give its jar or folder with --hash-path (installed hashes: "
             + String.join(", ", CuckooFilters.hashes()) + ")", e);
       }
-      if (header != null && header.dirty()) {
+      if (header != null && header.beingChanged()) {
         throw beingChanged(path, e);
       }
       throw notValid(path, e);
@@ -157,7 +156,7 @@ final class FileAccess {
    * @return the error for a filter larger than the heap: the file's size, the heap's, and what
    *     to do from the command line
    */
-  static CommandError noRoomToRead(Path path, Header header, Throwable cause) {
+  static CommandError noRoomToRead(Path path, FilterFileInfo header, Throwable cause) {
     if (cause instanceof IllegalArgumentException && !(cause.getMessage() != null
         && cause.getMessage().contains("heap"))) {
       return new CommandError(path + ": not a valid filter file: " + cause.getMessage(), cause);
@@ -165,8 +164,8 @@ final class FileAccess {
     long bytes = size(path);
     long heap = Runtime.getRuntime().maxMemory();
     String instead = "";
-    if (header != null && header.version() < FilterFile.FORMAT_VERSION && mapsFiles(header.variant())) {
-      instead = "'cuckoo convert " + path + " NEW' rewrites it in format version " + FilterFile.FORMAT_VERSION
+    if (header != null && header.formatVersion() < header.currentFormatVersion() && mapsFiles(header.variant())) {
+      instead = "'cuckoo convert " + path + " NEW' rewrites it in format version " + header.currentFormatVersion()
           + " without reading it onto the heap, and query and info then map NEW without reading it; or ";
     }
     long gib = Math.max(1, (bytes + bytes / 2 + (1L << 30) - 1) >> 30);
@@ -177,14 +176,14 @@ final class FileAccess {
 
   /** @return whether a variant of that name is installed and maps its files */
   static boolean mapsFiles(String variant) {
-    return CuckooFilters.variants().contains(variant) && CuckooFilters.provider(variant).mapsFiles();
+    return CuckooFilters.variants().contains(variant) && CuckooFilters.variant(variant).mapsFiles();
   }
 
   /** @return the installed variants that map their files, for messages */
   static String mappingVariants() {
     java.util.List<String> names = new java.util.ArrayList<>();
     for (String v : CuckooFilters.variants()) {
-      if (CuckooFilters.provider(v).mapsFiles()) {
+      if (CuckooFilters.variant(v).mapsFiles()) {
         names.add(v);
       }
     }
@@ -203,8 +202,8 @@ final class FileAccess {
    * @throws CommandError as {@link #readFilter} does
    */
   static CuckooFilter openFilter(Path path, HashPath hashes) {
-    Header header = header(path);
-    if (header == null || header.version() < FilterFile.FORMAT_VERSION || !Files.isRegularFile(path)) {
+    FilterFileInfo header = header(path);
+    if (header == null || !header.maps() || !Files.isRegularFile(path)) {
       return readFilter(path, hashes, header);
     }
     String hashName = hashOf(header);
@@ -214,7 +213,7 @@ final class FileAccess {
     try {
       return CuckooFilters.open(path);
     } catch (CorruptFilterException e) {
-      if (header.dirty()) {
+      if (header.beingChanged()) {
         // open tells a writer that has the file open now from one that stopped: its message is the one to give
         throw new CommandError(e.getMessage(), e);
       }
@@ -229,7 +228,7 @@ final class FileAccess {
    * @return its header, or {@code null} if it has none that reads
    * @throws CommandError if it cannot be read at all
    */
-  static Header headerOf(Path path) {
+  static FilterFileInfo headerOf(Path path) {
     return header(path);
   }
 
@@ -239,8 +238,8 @@ final class FileAccess {
    * @return the file's header if the file is intact but its hash is neither installed nor on
    *     the hash path, so that it can be described; else {@code null}
    */
-  static Header headerIfHashMissing(Path path, HashPath hashes) {
-    Header header = header(path);
+  static FilterFileInfo headerIfHashMissing(Path path, HashPath hashes) {
+    FilterFileInfo header = header(path);
     String hashName = header == null ? null : hashOf(header);
     if (hashName == null || CuckooFilters.hashes().contains(hashName)
         || hashes.notInstalled(hashName, seedOf(header)) != null) {
@@ -265,9 +264,12 @@ final class FileAccess {
   }
 
   /** @return the header, or {@code null} if the file has none that reads (the full read says why) */
-  private static Header header(Path path) {
-    try (InputStream in = open(path)) {
-      return FilterFile.readHeader(in);
+  private static FilterFileInfo header(Path path) {
+    if (Files.isDirectory(path)) {
+      throw new CommandError(path + ": is a folder, not a file");
+    }
+    try {
+      return CuckooFilters.describe(path);
     } catch (CorruptFilterException e) {
       return null;
     } catch (IOException e) {
@@ -276,7 +278,7 @@ final class FileAccess {
   }
 
   /** @return the hash the header's spec names, or {@code null} if it names none or is no spec */
-  static String hashOf(Header header) {
+  static String hashOf(FilterFileInfo header) {
     try {
       return FilterSpec.parse(header.spec()).hash().orElse(null);
     } catch (IllegalArgumentException e) {
@@ -284,7 +286,7 @@ final class FileAccess {
     }
   }
 
-  private static long seedOf(Header header) {
+  private static long seedOf(FilterFileInfo header) {
     return FilterSpec.parse(header.spec()).seed().orElse(0L);
   }
 

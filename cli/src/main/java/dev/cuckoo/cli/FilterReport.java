@@ -2,9 +2,8 @@ package dev.cuckoo.cli;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterFileInfo;
 import dev.cuckoo.FilterSpec;
-import dev.cuckoo.internal.FilterFile;
-import dev.cuckoo.internal.FilterFile.Header;
 import dev.cuckoo.scalable.ScalableCuckooFilter;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -32,7 +31,7 @@ final class FilterReport {
   /** Prints the facts as {@code label  value} lines. */
   void printText(PrintWriter out) {
     String variant = filter.spec().variant();
-    row(out, "variant", variant + " (" + CuckooFilters.provider(variant).description() + ")");
+    row(out, "variant", variant + " (" + CuckooFilters.variant(variant).description() + ")");
     row(out, "spec", filter.spec().toString());
     row(out, "items", TextFormat.grouped(filter.size()));
     row(out, "capacity", TextFormat.grouped(filter.capacity()) + " items");
@@ -56,17 +55,17 @@ final class FilterReport {
    * @return its format version and whether it maps, as {@code info} tells it: which files
    *     {@code convert} would change
    */
-  static String format(Header header) {
-    int version = header.version();
+  static String format(FilterFileInfo header) {
+    int version = header.formatVersion();
+    int current = header.currentFormatVersion();
     if (!FileAccess.mapsFiles(header.variant())) {
-      return "version " + version + (version == FilterFile.UNALIGNED_VERSION
+      return "version " + version + (version == current
           ? " (current for " + header.variant() + ", whose files are read, not mapped)"
-          : " (read; 'cuckoo convert' rewrites it in version " + FilterFile.UNALIGNED_VERSION + ")");
+          : " (read; 'cuckoo convert' rewrites it in version " + current + ")");
     }
-    return "version " + version + (version >= FilterFile.FORMAT_VERSION
+    return "version " + version + (header.maps()
         ? " (maps: query and info open it without reading its table)"
-        : " (read onto the heap; 'cuckoo convert' rewrites it in version " + FilterFile.FORMAT_VERSION
-            + ", which maps)");
+        : " (read onto the heap; 'cuckoo convert' rewrites it in version " + current + ", which maps)");
   }
 
   /**
@@ -75,20 +74,19 @@ final class FilterReport {
    * @param verified what {@code --verify} checked, or {@code null}
    * @return the facts as one JSON object
    */
-  String toJson(String file, long fileBytes, Header header, String verified) {
+  String toJson(String file, long fileBytes, FilterFileInfo header, String verified) {
     StringBuilder json = new StringBuilder("{");
     field(json, "file", quote(file));
     field(json, "fileBytes", Long.toString(fileBytes));
     if (header != null) {
-      field(json, "formatVersion", Integer.toString(header.version()));
-      field(json, "maps", Boolean.toString(header.version() >= FilterFile.FORMAT_VERSION
-          && FileAccess.mapsFiles(header.variant())));
+      field(json, "formatVersion", Integer.toString(header.formatVersion()));
+      field(json, "maps", Boolean.toString(header.maps()));
     }
     if (verified != null) {
       field(json, "verified", quote(verified));
     }
     field(json, "variant", quote(filter.spec().variant()));
-    field(json, "description", quote(CuckooFilters.provider(filter.spec().variant()).description()));
+    field(json, "description", quote(CuckooFilters.variant(filter.spec().variant()).description()));
     field(json, "spec", quote(filter.spec().toString()));
     field(json, "items", Long.toString(filter.size()));
     field(json, "capacity", Long.toString(filter.capacity()));
@@ -111,37 +109,37 @@ final class FilterReport {
    * spec, the capacity it names and the sizes; the items and load are in the payload, which
    * cannot be read without the hash.
    */
-  static void printHeaderText(PrintWriter out, Header header, String hash) {
+  static void printHeaderText(PrintWriter out, FilterFileInfo header, String hash) {
     row(out, "variant", header.variant() + (CuckooFilters.variants().contains(header.variant())
-        ? " (" + CuckooFilters.provider(header.variant()).description() + ")" : " (not installed)"));
+        ? " (" + CuckooFilters.variant(header.variant()).description() + ")" : " (not installed)"));
     row(out, "spec", header.spec());
     OptionalLong capacity = capacityOf(header);
     if (capacity.isPresent()) {
       row(out, "capacity", TextFormat.grouped(capacity.getAsLong()) + " items");
     }
-    row(out, "payload", TextFormat.grouped(header.payloadLength()) + " bytes");
+    row(out, "payload", TextFormat.grouped(header.payloadBytes()) + " bytes");
     row(out, "hash", hash + " is not installed here: items, load and FPP are unknown without it; give its jar or"
         + " folder with --hash-path");
   }
 
   /** @return what {@link #printHeaderText} prints, as one JSON object */
-  static String headerJson(String file, long fileBytes, Header header, String hash) {
+  static String headerJson(String file, long fileBytes, FilterFileInfo header, String hash) {
     StringBuilder json = new StringBuilder("{");
     field(json, "file", quote(file));
     field(json, "fileBytes", Long.toString(fileBytes));
-    field(json, "formatVersion", Integer.toString(header.version()));
+    field(json, "formatVersion", Integer.toString(header.formatVersion()));
     field(json, "variant", quote(header.variant()));
     field(json, "spec", quote(header.spec()));
     OptionalLong capacity = capacityOf(header);
     if (capacity.isPresent()) {
       field(json, "capacity", Long.toString(capacity.getAsLong()));
     }
-    field(json, "payloadBytes", Long.toString(header.payloadLength()));
+    field(json, "payloadBytes", Long.toString(header.payloadBytes()));
     field(json, "missingHash", quote(hash));
     return json.append('}').toString();
   }
 
-  private static OptionalLong capacityOf(Header header) {
+  private static OptionalLong capacityOf(FilterFileInfo header) {
     try {
       return FilterSpec.parse(header.spec()).capacity();
     } catch (IllegalArgumentException e) {

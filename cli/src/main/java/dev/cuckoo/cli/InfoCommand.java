@@ -1,8 +1,8 @@
 package dev.cuckoo.cli;
 
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterFileInfo;
 import dev.cuckoo.MappedFilter;
-import dev.cuckoo.internal.FilterFile.Header;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -54,7 +54,7 @@ final class InfoCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Header withoutHash = FileAccess.headerIfHashMissing(filterFile, hashes);
+    FilterFileInfo withoutHash = FileAccess.headerIfHashMissing(filterFile, hashes);
     if (withoutHash != null) {
       long fileBytes = FileAccess.size(filterFile);
       String hash = FileAccess.hashOf(withoutHash);
@@ -68,7 +68,7 @@ final class InfoCommand implements Callable<Integer> {
       out.flush();
       return CuckooCommand.EXIT_OK;
     }
-    Header header = FileAccess.headerOf(filterFile);
+    FilterFileInfo header = FileAccess.headerOf(filterFile);
     long fileBytes = FileAccess.size(filterFile);
     ProgressBar bar = verify && ProgressBar.wanted(progress, false) ? ProgressBar.elapsed(err, "checking " + filterFile + " ("
         + TextFormat.mebibytes(fileBytes) + ")") : ProgressBar.off();

@@ -148,7 +148,7 @@ class CuckooJarIT {
     Path benchmarks = JAR.getParent().getParent().getParent().resolve(CompareCommand.JAR_IN_REPOSITORY);
     assumeTrue(Files.isRegularFile(benchmarks), "not built: " + benchmarks);
     String variant = CuckooFilters.variants().iterator().next();
-    String config = CuckooFilters.provider(variant).representativeConfigs().get(0);
+    String config = CuckooFilters.variant(variant).representativeConfigs().get(0);
     Result r = java("compare", "--size", "1k", "--rounds", "1", "--configs", config, "--peers", "off", "--out", "results");
     assertEquals(0, r.status(), r.err().lines().filter(l -> !l.startsWith("[")).collect(Collectors.joining("\n")));
     assertTrue(r.out().contains(config), r.out());

@@ -17,7 +17,7 @@ class ConfigReferenceTest {
   static String render() {
     StringBuilder sb = new StringBuilder();
     for (String variant : CuckooFilters.variants()) {
-      FilterProvider p = CuckooFilters.provider(variant);
+      FilterProvider p = dev.cuckoo.internal.ProviderRegistry.provider(variant);
       SpecSchema s = p.schema();
       sb.append("\n### `").append(variant).append("`\n\n").append(p.description()).append("\n\n");
       sb.append("| key | allowed | default |\n|---|---|---|\n");

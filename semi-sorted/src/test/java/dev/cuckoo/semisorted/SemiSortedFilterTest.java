@@ -145,14 +145,14 @@ class SemiSortedFilterTest {
   @Test
   void capacitiesBeyondOneArrayAreRefusedOnTheHeapWithTheLimitAndTheFileToUse() {
     long max = SemiSortedProvider.maxCapacity(16);
-    CuckooFilters.provider("semi-sorted").validate(FilterSpec.parse("semi-sorted?capacity=" + max));
+    CuckooFilters.variant("semi-sorted").resolve(FilterSpec.parse("semi-sorted?capacity=" + max));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CuckooFilters.create("semi-sorted?capacity=" + (max + 1)));
     assertTrue(e.getMessage().contains("capacity=" + (max + 1)) && e.getMessage().contains("1.." + max), e.getMessage());
     // A file holds it: the message says so, and the spec is valid.
     assertTrue(e.getMessage().contains("CuckooFilters.createFile") && e.getMessage().contains("CuckooFilters.open"),
         e.getMessage());
-    CuckooFilters.provider("semi-sorted").validate(dev.cuckoo.FilterSpec.parse("semi-sorted?capacity=" + (max + 1)));
+    CuckooFilters.variant("semi-sorted").resolve(dev.cuckoo.FilterSpec.parse("semi-sorted?capacity=" + (max + 1)));
     long words = SemiSortedTable.allocatedWords(CuckooSizing.bucketCount(max, 4, 16), 16);
     assertTrue(words <= SemiSortedTable.MAX_WORDS && words > SemiSortedTable.MAX_WORDS - 64, words + " words");
     assertTrue(max > 4_000_000_000L, "16-bit fingerprints in 15 bits: " + max);
@@ -162,7 +162,7 @@ class SemiSortedFilterTest {
   @Test
   void theLargestCapacityWrittenOutIsTheOneTheSearchFinds() {
     assertEquals(SemiSortedProvider.maxMappedCapacity(SemiSortedTable.MIN_BITS), SemiSortedProvider.LARGEST_CAPACITY);
-    assertEquals(SemiSortedProvider.LARGEST_CAPACITY, CuckooFilters.provider("semi-sorted").schema().maxCapacity());
+    assertEquals(SemiSortedProvider.LARGEST_CAPACITY, new SemiSortedProvider().schema().maxCapacity());
   }
 
   @Test

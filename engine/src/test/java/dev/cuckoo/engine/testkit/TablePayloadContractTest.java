@@ -58,7 +58,7 @@ public abstract class TablePayloadContractTest {
 
   private static FilterSpec resolve(String config) {
     FilterSpec parsed = FilterSpec.parse(config);
-    return CuckooFilters.provider(parsed.variant()).validate(parsed);
+    return CuckooFilters.variant(parsed.variant()).resolve(parsed);
   }
 
   private static long buckets(FilterSpec spec) {

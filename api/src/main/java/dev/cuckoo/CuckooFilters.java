@@ -43,7 +43,46 @@ public final class CuckooFilters {
    *     or as {@link #create(FilterSpec)} does if the heap cannot hold the filter
    */
   public static CuckooFilter create(String config) {
-    return create(FilterSpec.parse(config));
+    return create(spec(config));
+  }
+
+  /**
+   * Parses a config string as every method here that takes one does: as {@link
+   * FilterSpec#parse}, but a value no variant takes is reported with the range of the spec's
+   * variant when that is installed, as the variant reports a value outside its own range.
+   *
+   * @param config the config string
+   * @return the spec, not yet resolved
+   * @throws IllegalArgumentException naming the key, the value and what is allowed
+   */
+  public static FilterSpec spec(String config) {
+    try {
+      return FilterSpec.parse(config);
+    } catch (FilterSpec.ValueOutOfRange e) {
+      throw inVariantRange(e);
+    }
+  }
+
+  /** @return the refusal of a value no variant takes, with the installed variant's range if there is one */
+  private static IllegalArgumentException inVariantRange(FilterSpec.ValueOutOfRange e) {
+    java.util.Optional<dev.cuckoo.spi.SpecSchema> schema = ProviderRegistry.installedSchema(e.variant);
+    if (schema.isEmpty()) {
+      return e;
+    }
+    return dev.cuckoo.spi.ConfigValues.outOfRange(e.key, e.value, e.variant, schema.get().allowed(e.key) + e.why);
+  }
+
+  /**
+   * The hash a spec names: the instance it holds, or the installed hash of its name built with
+   * its seed (0 if it names none). A spec is a value and looks nothing up; this does.
+   *
+   * @param spec a spec that names a hash, as every resolved spec ({@link CuckooFilter#spec()}) does
+   * @return the hash
+   * @throws IllegalStateException if the spec names no hash
+   * @throws IllegalArgumentException if no installed hash has that name, listing those that are
+   */
+  public static HashStrategy hashOf(FilterSpec spec) {
+    return ProviderRegistry.hashOf(Objects.requireNonNull(spec, "spec must not be null"));
   }
 
   /**
@@ -72,7 +111,11 @@ public final class CuckooFilters {
    * @see FilterSpec#fromProperties(Properties, String)
    */
   public static CuckooFilter fromProperties(Properties properties, String prefix) {
-    return create(FilterSpec.fromProperties(properties, prefix));
+    try {
+      return create(FilterSpec.fromProperties(properties, prefix));
+    } catch (FilterSpec.ValueOutOfRange e) {
+      throw inVariantRange(e);
+    }
   }
 
   /**
@@ -170,7 +213,7 @@ public final class CuckooFilters {
    * @throws IOException if the file exists or cannot be written
    */
   public static MappedFilter createFile(String config, java.nio.file.Path path) throws IOException {
-    return FilterFile.createFile(ProviderRegistry.resolve(FilterSpec.parse(config)), path);
+    return FilterFile.createFile(ProviderRegistry.resolve(spec(config)), path);
   }
 
   /**
@@ -208,8 +251,8 @@ public final class CuckooFilters {
    * @throws IllegalArgumentException as {@link #create(String)} does for a bad config
    */
   public static ShardRouter keyHasher(String config) {
-    FilterSpec spec = ProviderRegistry.resolve(FilterSpec.parse(config)).spec();
-    return new ShardRouter(spec.hashStrategy(), shardsOf(spec));
+    FilterSpec spec = ProviderRegistry.resolve(spec(config)).spec();
+    return new ShardRouter(ProviderRegistry.hashOf(spec), shardsOf(spec));
   }
 
   /**
@@ -226,7 +269,7 @@ public final class CuckooFilters {
    * @throws UnsupportedOperationException if the variant cannot be built in shards
    */
   public static FilterShard createShard(String config, int index) {
-    ProviderRegistry.Resolved r = ProviderRegistry.resolve(FilterSpec.parse(config));
+    ProviderRegistry.Resolved r = ProviderRegistry.resolve(spec(config));
     int shards = shardsOf(r.spec());
     if (index < 0 || index >= shards) {
       throw new IllegalArgumentException("shard index " + index + " is out of range for " + r.spec() + ": 0.."
@@ -259,7 +302,7 @@ public final class CuckooFilters {
       throws IOException {
     Objects.requireNonNull(source, "source must not be null");
     Objects.requireNonNull(out, "out must not be null");
-    ProviderRegistry.Resolved r = ProviderRegistry.resolve(FilterSpec.parse(config));
+    ProviderRegistry.Resolved r = ProviderRegistry.resolve(spec(config));
     FilterSpec spec = r.spec();
     if (shards != shardsOf(spec)) {
       throw new IllegalArgumentException("shards=" + shards + " differs from the config's " + FilterSpec.SHARDS + "="
@@ -268,7 +311,7 @@ public final class CuckooFilters {
     FilterProvider provider = r.provider();
     long length = provider.mappedPayloadLength(spec).orElseThrow(
         () -> new UnsupportedOperationException("variant " + provider.name() + " cannot be built in shards"));
-    FilterFile.write(out, spec, spec.hashStrategy(), length, payload -> provider.joinShards(spec, source, payload),
+    FilterFile.write(out, spec, ProviderRegistry.hashOf(spec), length, payload -> provider.joinShards(spec, source, payload),
         true);
   }
 
@@ -399,7 +442,7 @@ public final class CuckooFilters {
    * heap, the variant) fails the call, not a worker thread of the stream.
    */
   private static Supplier<CuckooFilter> emptyFilters(String config) {
-    ProviderRegistry.Resolved r = ProviderRegistry.resolve(FilterSpec.parse(config));
+    ProviderRegistry.Resolved r = ProviderRegistry.resolve(spec(config));
     AtomicReference<CuckooFilter> first = new AtomicReference<>(HeapRoom.create(r.provider(), r.spec()));
     return () -> {
       CuckooFilter f = first.getAndSet(null);

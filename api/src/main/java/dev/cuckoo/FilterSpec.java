@@ -1,8 +1,6 @@
 package dev.cuckoo;
 
 import dev.cuckoo.internal.ConfigText;
-import dev.cuckoo.internal.ProviderRegistry;
-import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.HashStrategy;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -303,25 +301,6 @@ public final class FilterSpec {
     return Optional.ofNullable(options.get(name));
   }
 
-  /**
-   * The hash this spec names: the instance if one was given, otherwise the installed strategy of
-   * that name built with {@link #seed()} (0 if not given).
-   *
-   * @return the hash strategy
-   * @throws IllegalStateException if the spec names no hash (resolve it with its variant first)
-   * @throws IllegalArgumentException if no installed hash has that name
-   */
-  public HashStrategy hashStrategy() {
-    if (hashInstance != null) {
-      return hashInstance;
-    }
-    if (hash == null) {
-      throw new IllegalStateException(
-          "spec '" + this + "' names no hash; resolve it with its variant's provider first");
-    }
-    return ProviderRegistry.hash(hash, seed == null ? 0L : seed);
-  }
-
   /** @return a builder holding everything this spec holds */
   public Builder toBuilder() {
     Builder b = new Builder(variant);
@@ -619,16 +598,14 @@ public final class FilterSpec {
     }
 
     /**
-     * A value no variant takes is reported with the range of this spec's variant when it is
-     * installed, as the variant reports a value outside its own range, so that a user sees one
-     * range per variant ({@code fingerprintBits=0} and {@code =3} both say {@code 4..32} for
-     * {@code classic}); otherwise with what any variant could take. {@code why} follows the
-     * variant's range, to say why a value no variant takes is out of it.
+     * A value no variant takes, reported with what any variant could take: a spec is a value and
+     * looks nothing up. {@link CuckooFilters}, which parses the config strings it is given,
+     * reports it with the range of the spec's variant when that is installed, as the variant
+     * reports a value outside its own range ({@code fingerprintBits=0} and {@code =3} both say
+     * {@code 4..32} for {@code classic}).
      */
     private IllegalArgumentException outOfRange(String key, long value, String anyVariant, String why) {
-      return ProviderRegistry.installedSchema(variant)
-          .map(schema -> ConfigValues.outOfRange(key, value, variant, schema.allowed(key) + why))
-          .orElseGet(() -> new IllegalArgumentException(key + "=" + value + " is out of range: " + anyVariant));
+      return new ValueOutOfRange(variant, key, value, anyVariant, why);
     }
 
     /**
@@ -643,6 +620,28 @@ public final class FilterSpec {
                 + " are both given: give one of them");
       }
       return new FilterSpec(this);
+    }
+  }
+
+  /**
+   * A value the builder refuses whatever the variant, with what {@link CuckooFilters} needs to
+   * name the variant's own range instead.
+   */
+  static final class ValueOutOfRange extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    /** The spec's variant, the key, the value, and why a value no variant takes is out of it. */
+    final String variant;
+    final String key;
+    final long value;
+    final String why;
+
+    ValueOutOfRange(String variant, String key, long value, String anyVariant, String why) {
+      super(key + "=" + value + " is out of range: " + anyVariant);
+      this.variant = variant;
+      this.key = key;
+      this.value = value;
+      this.why = why;
     }
   }
 }

@@ -94,14 +94,14 @@ class FilterSpecTest {
     FilterSpec s = FilterSpec.builder("classic").capacity(5).hash(mine).build();
     assertEquals("classic?capacity=5&hash=mine", s.toString());
     assertEquals(mine, s.hashInstance().get());
-    assertEquals(mine, s.hashStrategy());
+    assertEquals(mine, CuckooFilters.hashOf(s));
     assertNotEquals(s, FilterSpec.parse(s.toString()), "an instance is not its name");
     assertEquals(FilterSpec.parse(s.toString()), s.toBuilder().hash("mine").build());
   }
 
   @Test
-  void hashStrategyOfAnUnresolvedSpecSaysWhatToDo() {
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> FilterSpec.parse("classic").hashStrategy());
+  void theHashOfAnUnresolvedSpecSaysWhatToDo() {
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> CuckooFilters.hashOf(FilterSpec.parse("classic")));
     assertTrue(e.getMessage().contains("names no hash"), e.getMessage());
   }
 
@@ -132,10 +132,8 @@ class FilterSpecTest {
       "classic?capacity=1e-3               | capacity=1e-3 is not a whole number (scientific notation is not accepted either)",
       "classic?capacity=1e99               | capacity=1e99 is not a whole number (scientific notation is not accepted either)",
       "classic?fingerprintBits=0           | fingerprintBits=0 is out of range: 1..64",
-      "exact?fingerprintBits=0             | fingerprintBits=0 is out of range for variant exact: 64..64",
-      "exact?capacity=0                    | capacity=0 is out of range for variant exact: 1..16777216",
-      "exact?bucketSize=0                  | bucketSize=0 is out of range for variant exact: 1",
-      "exact?maxKicks=-1                   | maxKicks=-1 is out of range for variant exact: 0..0",
+      "exact?fingerprintBits=0             | fingerprintBits=0 is out of range: 1..64",
+      "exact?capacity=0                    | capacity=0 is out of range: at least 1",
       "classic?targetFpp=0x1p-3            | targetFpp=0x1p-3 is not a decimal number",
       "classic?targetFpp=.9e344            | targetFpp=.9e344 is out of range: at most 1.7976931348623157E308",
       "classic?seed=0x                     | seed=0x is not a whole number",
@@ -150,6 +148,25 @@ class FilterSpecTest {
   void malformedConfigStringsSayWhatIsWrong(String config, String message) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FilterSpec.parse(config));
     assertTrue(e.getMessage().contains(message), "'" + config + "': " + e.getMessage());
+  }
+
+  /**
+   * A spec is a value and looks nothing up, so it names what any variant could take; a config
+   * string given to CuckooFilters names the range of its variant when that is installed.
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "exact?fingerprintBits=0             | fingerprintBits=0 is out of range for variant exact: 64..64",
+      "exact?capacity=0                    | capacity=0 is out of range for variant exact: 1..16777216",
+      "exact?bucketSize=0                  | bucketSize=0 is out of range for variant exact: 1",
+      "exact?maxKicks=-1                   | maxKicks=-1 is out of range for variant exact: 0..0",
+      "nosuch?capacity=0                   | capacity=0 is out of range: at least 1",
+  })
+  void configStringsGivenToTheFacadeNameTheVariantsRange(String config, String message) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.spec(config));
+    assertTrue(e.getMessage().contains(message), "'" + config + "': " + e.getMessage());
+    IllegalArgumentException created = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.create(config));
+    assertTrue(created.getMessage().contains(message) || config.startsWith("nosuch"), created.getMessage());
   }
 
   @Test

@@ -124,7 +124,7 @@ public final class FilterFile {
    */
   public static void write(OutputStream out, FilterSpec spec, long payloadLength, PayloadWriter payload)
       throws IOException {
-    write(out, spec, spec.hashStrategy(), payloadLength, payload);
+    write(out, spec, ProviderRegistry.hashOf(spec), payloadLength, payload);
   }
 
   /**
@@ -465,7 +465,7 @@ public final class FilterFile {
       throws IOException {
     java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
     EnvelopePayloadOutput o = new EnvelopePayloadOutput(head);
-    writeHeader(o, spec, spec.hashStrategy(), payloadLength, true);
+    writeHeader(o, spec, ProviderRegistry.hashOf(spec), payloadLength, true);
     o.checksum(); // drains into head
     byte[] header = head.toByteArray();
     long stateOffset = readHeader(new java.io.ByteArrayInputStream(header)).stateOffset();
@@ -859,7 +859,7 @@ public final class FilterFile {
   }
 
   private static void requireSameHash(long[] check, FilterSpec spec, boolean given) {
-    if (java.util.Arrays.equals(check, hashCheck(spec.hashStrategy()))) {
+    if (java.util.Arrays.equals(check, hashCheck(ProviderRegistry.hashOf(spec)))) {
       return;
     }
     String name = spec.hash().orElseThrow();

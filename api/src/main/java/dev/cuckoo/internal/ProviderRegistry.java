@@ -108,6 +108,27 @@ public final class ProviderRegistry {
   }
 
   /**
+   * The hash a spec names, found here rather than by the spec, a value that looks nothing up.
+   *
+   * @param spec a spec
+   * @return its hash instance if it holds one, else the installed hash of its name built with its
+   *     seed (0 if it names none)
+   * @throws IllegalStateException if the spec names no hash (resolve it with its variant first)
+   * @throws IllegalArgumentException if no installed hash has that name, listing those that are
+   */
+  public static HashStrategy hashOf(FilterSpec spec) {
+    Optional<HashStrategy> instance = spec.hashInstance();
+    if (instance.isPresent()) {
+      return instance.get();
+    }
+    Optional<String> name = spec.hash();
+    if (name.isEmpty()) {
+      throw new IllegalStateException("spec '" + spec + "' names no hash; resolve it with its variant first");
+    }
+    return hash(name.get(), spec.seed().orElse(0L));
+  }
+
+  /**
    * Checks that the hash a resolved spec names is installed, unless the spec holds an instance:
    * what every path from a spec to a filter checks after the variant resolved it.
    *

@@ -3,6 +3,7 @@ package dev.cuckoo.spi;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.internal.FilterFile;
+import dev.cuckoo.internal.ProviderRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Locale;
@@ -20,11 +21,11 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
   private final HashStrategy hash;
 
   /**
-   * @param spec the resolved spec; its {@link FilterSpec#hashStrategy()} hashes every key
+   * @param spec the resolved spec; the hash it names ({@link dev.cuckoo.CuckooFilters#hashOf}) hashes every key
    */
   protected AbstractCuckooFilter(FilterSpec spec) {
     this.spec = Objects.requireNonNull(spec, "spec must not be null");
-    this.hash = spec.hashStrategy();
+    this.hash = ProviderRegistry.hashOf(spec);
   }
 
   /**

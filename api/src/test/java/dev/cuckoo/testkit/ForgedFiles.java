@@ -76,7 +76,7 @@ public final class ForgedFiles {
     out.write(name);
     out.writeInt(specText.length);
     out.write(specText);
-    for (long h : FilterFile.hashCheck(resolved.hashStrategy())) {
+    for (long h : FilterFile.hashCheck(dev.cuckoo.CuckooFilters.hashOf(resolved))) {
       out.writeLong(h);
     }
     out.writeLong(payloadLength);

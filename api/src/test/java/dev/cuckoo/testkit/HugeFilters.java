@@ -44,7 +44,7 @@ public final class HugeFilters {
     List<Long> low = new ArrayList<>();
     while (high.size() < KEYS) {
       long key = r.nextLong();
-      if (firstBucket.applyAsLong(filter.spec().hashStrategy().hashLong(key)) >= top) {
+      if (firstBucket.applyAsLong(dev.cuckoo.CuckooFilters.hashOf(filter.spec()).hashLong(key)) >= top) {
         high.add(key);
       } else if (low.size() < KEYS) {
         low.add(key);

@@ -231,7 +231,7 @@ public abstract class MappedFilterContractTest {
     CuckooFilter heap = CuckooFilters.create(small());
     heap.add("a");
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    dev.cuckoo.internal.FilterFile.write(out, heap.spec(), heap.spec().hashStrategy(), 4, o -> o.writeInt(0));
+    dev.cuckoo.internal.FilterFile.write(out, heap.spec(), dev.cuckoo.CuckooFilters.hashOf(heap.spec()), 4, o -> o.writeInt(0));
     Path file = Files.write(dir.resolve("v2.cuckoo"), out.toByteArray());
     UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> CuckooFilters.open(file));
     assertTrue(e.getMessage().contains("cuckoo convert"), e.getMessage());
@@ -365,7 +365,7 @@ public abstract class MappedFilterContractTest {
       int stashed = page.getInt(32);
       long length = 4 + 3 * 8 + 8 * words + 4 + 12L * stashed;
       dev.cuckoo.FilterSpec spec = dev.cuckoo.FilterSpec.parse(header.spec());
-      dev.cuckoo.internal.FilterFile.write(out, spec, spec.hashStrategy(), length, o -> {
+      dev.cuckoo.internal.FilterFile.write(out, spec, dev.cuckoo.CuckooFilters.hashOf(spec), length, o -> {
         o.writeInt(sizing);
         o.writeLong(buckets);
         o.writeLong(items);

@@ -64,7 +64,7 @@ class ClassicMappedHugeTest {
       // Few keys: each first touches a page of the sparse file, which the file system allocates.
       while (past < 300 || end < 30 || anywhere < 300) {
         long key = r.nextLong();
-        long bucket = table.bucketIndex(f.spec().hashStrategy().hashLong(key));
+        long bucket = table.bucketIndex(dev.cuckoo.CuckooFilters.hashOf(f.spec()).hashLong(key));
         if (bucket >= last && end < 30) {
           end++;
         } else if (bucket >= pastOneArray && bucket < last && past < 300) {

@@ -478,7 +478,7 @@ final class BuildCommand implements Callable<Integer> {
   private FilterSpec wantedSpec() {
     if (config.text != null) {
       try {
-        return FilterSpec.parse(config.text);
+        return CuckooFilters.spec(config.text);
       } catch (IllegalArgumentException e) {
         throw new CommandError("bad config '" + config.text + "': " + e.getMessage(), e);
       }

@@ -200,7 +200,7 @@ class MappedCommandsTest {
     long words = (buckets * 4 * 12 + 63) / 64;
     Path old = dir.resolve("old.cuckoo");
     try (OutputStream o = Files.newOutputStream(old)) {
-      dev.cuckoo.internal.FilterFile.write(o, heap.spec(), heap.spec().hashStrategy(), 4 + 24 + 8 * words + 4, p -> {
+      dev.cuckoo.internal.FilterFile.write(o, heap.spec(), dev.cuckoo.CuckooFilters.hashOf(heap.spec()), 4 + 24 + 8 * words + 4, p -> {
         p.writeInt(2);
         p.writeLong(buckets);
         p.writeLong(0);

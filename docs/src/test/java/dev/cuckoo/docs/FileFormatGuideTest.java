@@ -60,7 +60,7 @@ class FileFormatGuideTest {
     for (String name : libraryHashes()) {
       for (long seed : SEEDS) {
         sb.append("| `").append(name).append("` | ").append(seed).append(" |");
-        HashStrategy hash = FilterSpec.builder("classic").hash(name).seed(seed).build().hashStrategy();
+        HashStrategy hash = dev.cuckoo.CuckooFilters.hashOf(FilterSpec.builder("classic").hash(name).seed(seed).build());
         for (byte[] key : PROBE_KEYS) {
           sb.append(" `").append(String.format("%016x", hash.hashBytes(key, 0, key.length))).append("` |");
         }

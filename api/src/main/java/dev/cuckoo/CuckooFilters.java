@@ -2,6 +2,7 @@ package dev.cuckoo;
 
 import dev.cuckoo.internal.FilterFile;
 import dev.cuckoo.internal.HeapRoom;
+import dev.cuckoo.internal.MappedFiles;
 import dev.cuckoo.internal.ProviderRegistry;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.HashStrategy;
@@ -179,7 +180,7 @@ public final class CuckooFilters {
    * @throws IOException if reading fails
    */
   public static MappedFilter open(java.nio.file.Path path) throws IOException {
-    return FilterFile.open(path, false);
+    return MappedFiles.open(path, false);
   }
 
   /**
@@ -194,7 +195,7 @@ public final class CuckooFilters {
    * @throws IOException if reading fails, or another process holds the file open for writing
    */
   public static MappedFilter openWritable(java.nio.file.Path path) throws IOException {
-    return FilterFile.open(path, true);
+    return MappedFiles.open(path, true);
   }
 
   /**
@@ -213,7 +214,7 @@ public final class CuckooFilters {
    * @throws IOException if the file exists or cannot be written
    */
   public static MappedFilter createFile(String config, java.nio.file.Path path) throws IOException {
-    return FilterFile.createFile(ProviderRegistry.resolve(spec(config)), path);
+    return MappedFiles.createFile(ProviderRegistry.resolve(spec(config)), path);
   }
 
   /**
@@ -239,7 +240,7 @@ public final class CuckooFilters {
    * @throws IOException if {@code to} exists, or reading or writing fails
    */
   public static int convert(java.nio.file.Path from, java.nio.file.Path to) throws IOException {
-    return FilterFile.convert(from, to);
+    return MappedFiles.convert(from, to);
   }
 
   /**

@@ -10,10 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +17,8 @@ import java.util.Objects;
 
 /**
  * The common file format every variant writes and {@link dev.cuckoo.CuckooFilters#read} reads. A variant
- * writes and reads only its payload; this class writes and checks the envelope around it.
+ * writes and reads only its payload; this class writes and checks the envelope around it, on
+ * streams. {@link MappedFiles} opens, creates and converts the files whose table is mapped.
  *
  * <pre>
  * offset      size  field (big-endian)
@@ -53,11 +50,11 @@ import java.util.Objects;
  * </pre>
  *
  * <p>The file is exactly {@code O+P+4} bytes. A file in state 1 is refused, by {@link #read} and
- * {@link #open} alike: its writer has it open now (it holds the file's lock, which {@link #open}
- * tells the reader), or stopped between forces, and pages of a mapping reach the file in any
- * order, so its table may hold a half-moved fingerprint. Version 3 is written for filters whose
- * payload asks to be aligned ({@link dev.cuckoo.spi.AbstractCuckooFilter#alignsPayload}); others
- * are still written as version 2.
+ * {@link MappedFiles#open} alike: its writer has it open now (it holds the file's lock, which
+ * {@link MappedFiles#open} tells the reader), or stopped between forces, and pages of a mapping
+ * reach the file in any order, so its table may hold a half-moved fingerprint. Version 3 is
+ * written for filters whose payload asks to be aligned ({@link
+ * dev.cuckoo.spi.AbstractCuckooFilter#alignsPayload}); others are still written as version 2.
  *
  * <p>The probe keys, hashed with {@link HashStrategy#hashBytes(byte[], int, int)}: the empty
  * key; the 8 bytes {@code 01 23 45 67 89 AB CD EF}; the 6 ASCII bytes {@code cuckoo}; the 100
@@ -304,7 +301,7 @@ public final class FilterFile {
    *
    * @throws IllegalArgumentException saying what is unknown or refused
    */
-  private static ProviderRegistry.Resolved resolve(String variant, String specText, long[] check, HashStrategy hash) {
+  static ProviderRegistry.Resolved resolve(String variant, String specText, long[] check, HashStrategy hash) {
     FilterProvider provider = ProviderRegistry.provider(variant);
     FilterSpec spec = FilterSpec.parse(specText);
     if (!spec.variant().equals(variant)) {
@@ -330,308 +327,6 @@ public final class FilterFile {
       requireSameHash(check, spec, hash != null);
     }
     return new ProviderRegistry.Resolved(provider, spec);
-  }
-
-  /**
-   * Opens a version 3 file and maps its variant's table where it lies, checking the header, its
-   * checksum, the state and the file's length, but not the whole file's checksum.
-   *
-   * @param path the file
-   * @param writable whether to open it read-write
-   * @return the filter
-   * @throws CorruptFilterException if the header is damaged, the length is not what the header
-   *     says, the file was left being changed, or the variant refuses its payload's fields
-   * @throws UnsupportedOperationException if the variant cannot be mapped, or the file is of an
-   *     older version, whose payload is not aligned (the message says how to convert it)
-   * @throws IOException if reading fails, or another process is writing the file
-   */
-  public static dev.cuckoo.MappedFilter open(Path path, boolean writable) throws IOException {
-    Objects.requireNonNull(path, "path must not be null");
-    if (java.nio.file.Files.isDirectory(path)) {
-      throw new java.nio.file.FileSystemException(path.toString(), null, "is a directory, not a filter file");
-    }
-    FileChannel channel = writable
-        ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
-        : FileChannel.open(path, StandardOpenOption.READ);
-    try {
-      if (writable && !locked(channel)) {
-        throw new IOException(path + " is being written by another writer (it holds the file's lock)");
-      }
-      // The header is read in a few small pieces, each what its length fields allow: a page of
-      // buffer holds any but a huge spec at once, where a whole file's reader takes 64 KiB.
-      EnvelopeReader r = new EnvelopeReader(Channels.newInputStream(channel), PAYLOAD_ALIGNMENT);
-      Header header;
-      try {
-        header = header(r);
-      } catch (CorruptFilterException e) {
-        throw new CorruptFilterException(path + ": " + e.getMessage(), e);
-      }
-      if (header.version() < FORMAT_VERSION) {
-        // A variant that never maps is told as such: converting its file would change nothing.
-        if (ProviderRegistry.variants().contains(header.variant())
-            && !ProviderRegistry.provider(header.variant()).mapsFiles()) {
-          throw notMappable(header.variant());
-        }
-        // A version 3 file whose version field was damaged reads as an older header whose file
-        // would end right after its payload: its length tells it from a real older file.
-        requireLength(path, channel, header, "(truncated, extended, or its format version field is damaged)");
-        throw new UnsupportedOperationException(path + " is a filter file of format version " + header.version()
-            + ", whose table is not aligned for mapping; CuckooFilters.read still reads it, and"
-            + " CuckooFilters.convert (or 'cuckoo convert " + path + " OUT') rewrites it as version "
-            + FORMAT_VERSION + ", which opens mapped");
-      }
-      if (header.dirty()) {
-        throw new CorruptFilterException(dirtyMessage(path, channel, writable));
-      }
-      requireLength(path, channel, header, "(truncated, or extended)");
-      ProviderRegistry.Resolved resolved;
-      try {
-        resolved = resolve(header.variant(), header.spec(), header.hashCheck(), null);
-      } catch (IllegalArgumentException e) {
-        throw new CorruptFilterException(path + " cannot be opened: " + e.getMessage(), e);
-      }
-      FilterProvider provider = resolved.provider();
-      if (!provider.mapsFiles()) {
-        throw notMappable(provider.name());
-      }
-      MappedEnvelope payload = new MappedEnvelope(path, channel, writable, header.payloadOffset(),
-          header.payloadLength(), header.stateOffset(), false);
-      try {
-        return provider.open(resolved.spec(), payload);
-      } catch (RuntimeException e) {
-        throw new CorruptFilterException(path + ": payload of variant " + header.variant() + " cannot be mapped: " + e, e);
-      }
-    } catch (IOException | RuntimeException | Error e) {
-      channel.close();
-      throw e;
-    }
-  }
-
-  /**
-   * Creates a new file holding an empty filter of the spec, sized for its whole table (the
-   * table's pages are not written: on most file systems the file is sparse until keys arrive),
-   * and maps it read-write.
-   *
-   * @param resolved the provider and resolved spec
-   * @param path the file, which must not exist
-   * @return the filter
-   * @throws UnsupportedOperationException if the variant cannot be mapped
-   * @throws IOException if the file exists or writing fails
-   */
-  public static dev.cuckoo.MappedFilter createFile(ProviderRegistry.Resolved resolved, Path path) throws IOException {
-    Objects.requireNonNull(path, "path must not be null");
-    FilterProvider provider = resolved.provider();
-    FilterSpec spec = resolved.spec();
-    long payloadLength = provider.mappedPayloadLength(spec).orElseThrow(() -> notMappable(provider.name()));
-    FileChannel channel = newLockedFile(path);
-    try {
-      // Not forced here: that would read the whole file for its checksum. The file stays marked as
-      // being changed until the first force or close, so a creation cut short leaves a file that
-      // open refuses.
-      return provider.createIn(spec, newPayload(path, channel, spec, payloadLength));
-    } catch (IOException | RuntimeException | Error e) {
-      channel.close();
-      throw e;
-    }
-  }
-
-  /** @return a new file, open read-write, whose lock this process holds */
-  private static FileChannel newLockedFile(Path path) throws IOException {
-    return lockedFile(path, StandardOpenOption.CREATE_NEW);
-  }
-
-  /** @return the file, open read-write with the extra option, whose lock this process holds */
-  private static FileChannel lockedFile(Path path, StandardOpenOption option) throws IOException {
-    FileChannel channel = FileChannel.open(path, option, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    try {
-      if (!locked(channel)) {
-        throw new IOException(path + " is being written by another writer (it holds the file's lock)");
-      }
-      return channel;
-    } catch (IOException | RuntimeException | Error e) {
-      channel.close();
-      throw e;
-    }
-  }
-
-  /**
-   * Writes the header of a version 3 file into a new, empty file, marked as being changed until
-   * its first seal (so that a writer cut short leaves a file that open refuses), and sizes the
-   * file for the payload, whose pages stay holes until written.
-   *
-   * @return the payload, writable, zeros
-   */
-  private static MappedEnvelope newPayload(Path path, FileChannel channel, FilterSpec spec, long payloadLength)
-      throws IOException {
-    java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
-    EnvelopePayloadOutput o = new EnvelopePayloadOutput(head);
-    writeHeader(o, spec, ProviderRegistry.hashOf(spec), payloadLength, true);
-    o.checksum(); // drains into head
-    byte[] header = head.toByteArray();
-    long stateOffset = readHeader(new java.io.ByteArrayInputStream(header)).stateOffset();
-    ByteBuffer.wrap(header).putInt((int) stateOffset, DIRTY);
-    channel.write(ByteBuffer.wrap(header), 0);
-    // setLength by writing the last byte: the pages between stay holes
-    channel.write(ByteBuffer.allocate(1), header.length + payloadLength + 3);
-    return new MappedEnvelope(path, channel, true, header.length, payloadLength, stateOffset, true);
-  }
-
-  /**
-   * Writes a filter file again, to a new file, in the current format version of its variant: see
-   * {@link dev.cuckoo.CuckooFilters#convert}. An older file of a variant that maps is rewritten by
-   * {@link FilterProvider#realign}, its table streamed into the new file; a current one is copied;
-   * any other file is read and written again.
-   *
-   * @param from the file to read
-   * @param to the file to write, which must not exist; removed if the conversion fails
-   * @return the format version written
-   * @throws CorruptFilterException if {@code from} is damaged or refused as {@link #read} refuses it
-   * @throws IOException if {@code to} exists, or reading or writing fails
-   */
-  public static int convert(Path from, Path to) throws IOException {
-    Objects.requireNonNull(from, "from must not be null");
-    Objects.requireNonNull(to, "to must not be null");
-    if (java.nio.file.Files.isDirectory(from)) {
-      throw new java.nio.file.FileSystemException(from.toString(), null, "is a directory, not a filter file");
-    }
-    Header header;
-    try (InputStream in = java.nio.file.Files.newInputStream(from)) {
-      header = readHeader(in);
-    } catch (CorruptFilterException e) {
-      throw new CorruptFilterException(from + ": " + e.getMessage(), e);
-    }
-    boolean maps = ProviderRegistry.variants().contains(header.variant())
-        && ProviderRegistry.provider(header.variant()).mapsFiles();
-    if (maps && header.version() >= FORMAT_VERSION) {
-      // Already current: checked whole as open and verify check it, then copied.
-      try (dev.cuckoo.MappedFilter current = open(from, false)) {
-        current.verify();
-      }
-    }
-    // Created first, so that a failure removes only a file this call made.
-    java.nio.file.Files.createFile(to);
-    boolean done = false;
-    try {
-      int version;
-      if (maps && header.version() >= FORMAT_VERSION) {
-        java.nio.file.Files.copy(from, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        version = FORMAT_VERSION;
-      } else if (maps) {
-        try (InputStream in = new java.io.BufferedInputStream(java.nio.file.Files.newInputStream(from), 1 << 16)) {
-          realign(in, to);
-        } catch (CorruptFilterException e) {
-          throw new CorruptFilterException(from + ": " + e.getMessage(), e);
-        }
-        // The old file's checksum held, but not yet its table's encoding: the new file is checked
-        // as a reader of it would check it, the table against the items it declares included.
-        try (dev.cuckoo.MappedFilter written = open(to, false)) {
-          written.verify();
-        } catch (CorruptFilterException e) {
-          throw new CorruptFilterException(from + ": its table is not valid (" + e.getMessage() + ")", e);
-        }
-        version = FORMAT_VERSION;
-      } else {
-        CuckooFilter filter;
-        try (InputStream in = new java.io.BufferedInputStream(java.nio.file.Files.newInputStream(from), 1 << 16)) {
-          filter = read(in, null);
-        } catch (CorruptFilterException e) {
-          throw new CorruptFilterException(from + ": " + e.getMessage(), e);
-        }
-        try (OutputStream out = new java.io.BufferedOutputStream(
-            java.nio.file.Files.newOutputStream(to, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE),
-            1 << 16)) {
-          filter.writeTo(out);
-        }
-        version = UNALIGNED_VERSION;
-      }
-      try (FileChannel written = FileChannel.open(to, StandardOpenOption.WRITE)) {
-        written.force(true); // on the storage device before anyone renames it into place
-      }
-      done = true;
-      return version;
-    } finally {
-      if (!done) {
-        java.nio.file.Files.deleteIfExists(to);
-      }
-    }
-  }
-
-  /** Reads an older file of a variant that maps and writes it as version 3 into {@code to}, streaming its table. */
-  private static void realign(InputStream from, Path to) throws IOException {
-    EnvelopeReader r = new EnvelopeReader(from);
-    Header header = header(r);
-    long payloadLength = header.payloadLength();
-    r.section("payload (" + payloadLength + " bytes declared)");
-    r.allow(payloadLength);
-    r.allow(4);
-    ProviderRegistry.Resolved resolved;
-    try {
-      resolved = resolve(header.variant(), header.spec(), header.hashCheck(), null);
-    } catch (IllegalArgumentException e) {
-      throw checkedFirst(r, payloadLength,
-          new CorruptFilterException("filter file cannot be read: " + e.getMessage(), e));
-    }
-    FilterSpec spec = resolved.spec();
-    FileChannel channel = lockedFile(to, StandardOpenOption.TRUNCATE_EXISTING);
-    try {
-      MappedEnvelope[] made = new MappedEnvelope[1];
-      EnvelopePayloadInput payload = new EnvelopePayloadInput(r, header.variant(), payloadLength);
-      try {
-        resolved.provider().realign(spec, payload, length -> made[0] = newPayload(to, channel, spec, length));
-      } catch (CorruptFilterException e) {
-        throw checkedFirst(r, payload.remaining(), e);
-      } catch (RuntimeException e) {
-        throw checkedFirst(r, payload.remaining(), new CorruptFilterException(
-            "payload of variant " + header.variant() + " cannot be read: " + e, e));
-      }
-      if (payload.remaining() != 0 || made[0] == null) {
-        throw checkedFirst(r, payload.remaining(), new CorruptFilterException(
-            "payload of variant " + header.variant() + " has " + payload.remaining()
-                + " bytes its contents do not account for (" + payloadLength + " declared)"));
-      }
-      requireChecksum(r);
-      made[0].seal();
-    } finally {
-      channel.close();
-    }
-  }
-
-  /**
-   * @throws CorruptFilterException if the file is not as long as its header says, naming the
-   *     likely {@code cause}
-   */
-  private static void requireLength(Path path, FileChannel channel, Header header, String cause) throws IOException {
-    long size = channel.size();
-    long expected = header.payloadOffset() + header.payloadLength() + 4;
-    if (header.payloadLength() > Long.MAX_VALUE - header.payloadOffset() - 4 || size != expected) {
-      throw new CorruptFilterException(path + " is damaged: it is " + size + " bytes long, but its header says "
-          + header.payloadOffset() + " + " + header.payloadLength() + " + 4 = " + Long.toUnsignedString(expected)
-          + " " + cause);
-    }
-  }
-
-  /** @return whether this channel now holds the file's exclusive lock: no other process or channel holds it */
-  private static boolean locked(FileChannel channel) throws IOException {
-    try {
-      return channel.tryLock() != null;
-    } catch (java.nio.channels.OverlappingFileLockException heldInThisJvm) {
-      return false;
-    }
-  }
-
-  /**
-   * @param variant a variant that cannot be mapped
-   * @return the exception saying so, naming those that can
-   */
-  static UnsupportedOperationException notMappable(String variant) {
-    java.util.List<String> mappable = new java.util.ArrayList<>();
-    for (String name : ProviderRegistry.variants()) {
-      if (ProviderRegistry.provider(name).mapsFiles()) {
-        mappable.add(name);
-      }
-    }
-    return new UnsupportedOperationException("variant " + variant + " cannot be mapped from a file; variants that"
-        + " can: " + mappable + "; CuckooFilters.read still reads its files");
   }
 
   /**
@@ -672,7 +367,7 @@ public final class FilterFile {
     return header(new EnvelopeReader(in));
   }
 
-  private static Header header(EnvelopeReader r) throws IOException {
+  static Header header(EnvelopeReader r) throws IOException {
     r.allow(8);
     int magic = r.readInt();
     if (magic != MAGIC) {
@@ -741,43 +436,8 @@ public final class FilterFile {
         + " reading it is refused";
   }
 
-  /**
-   * Why a file marked as being changed is refused, told apart by the file's lock: a writer holds
-   * it while it has the file open ({@link #open} with {@code writable}, {@link #createFile}), and
-   * the operating system releases it when the writer's process ends, however it ends.
-   *
-   * @param path the file
-   * @param channel the file, open
-   * @param locked whether this channel already holds the file's lock (it was opened for writing)
-   * @return the message
-   */
-  static String dirtyMessage(Path path, FileChannel channel, boolean locked) throws IOException {
-    if (!locked && writerHolds(channel)) {
-      return path + " is being changed in place by a writer that has it open now (it holds the file's lock):"
-          + " its table is consistent only after the writer forces or closes it; open it once the writer has"
-          + " closed it (or forced it and stopped changing it)";
-    }
-    return path + " was being changed in place when its writer stopped (it was not forced or closed"
-        + " after its last change), so its table may hold a half-moved fingerprint; rebuild it, or use the"
-        + " copy written before; opening it is refused";
-  }
-
-  /** @return whether another channel, in this process or another, holds the lock of a file open for reading */
-  private static boolean writerHolds(FileChannel readOnly) throws IOException {
-    try {
-      java.nio.channels.FileLock probe = readOnly.tryLock(0, Long.MAX_VALUE, true);
-      if (probe == null) {
-        return true;
-      }
-      probe.release();
-      return false;
-    } catch (java.nio.channels.OverlappingFileLockException heldInThisJvm) {
-      return true;
-    }
-  }
-
   /** Reads the checksum and compares it with what the reader computed. */
-  private static void requireChecksum(EnvelopeReader r) throws IOException {
+  static void requireChecksum(EnvelopeReader r) throws IOException {
     int computed = r.checksum();
     r.section("checksum");
     int stored = r.readChecksum();
@@ -792,7 +452,7 @@ public final class FilterFile {
    * (the checksum does not match, read over the rest of the file) is reported as damaged, and
    * only an intact one with {@code refusal}.
    */
-  private static CorruptFilterException checkedFirst(EnvelopeReader r, long payloadLeft,
+  static CorruptFilterException checkedFirst(EnvelopeReader r, long payloadLeft,
       CorruptFilterException refusal) throws IOException {
     CorruptFilterException damaged = damage(r, payloadLeft, refusal);
     return damaged != null ? damaged : refusal;

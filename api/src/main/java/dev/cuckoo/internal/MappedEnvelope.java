@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
 /**
- * The payload of a version 3 filter file opened for mapping ({@link FilterFile#open}), and the
+ * The payload of a version 3 filter file opened for mapping ({@link MappedFiles#open}), and the
  * envelope's part of keeping it consistent: the state field and the trailing checksum.
  *
  * <p>The checksum covers the whole file, so a {@link #seal} that reread it all would take as long

@@ -3,18 +3,31 @@ package dev.cuckoo.logstore;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.KickPath;
 import dev.cuckoo.engine.PlainFingerprintStore;
+import dev.cuckoo.spi.HashStrategy;
 import java.io.IOException;
 
 /**
  * The log store's index of its keys: an {@link IndexTable} of a 12-bit tag and a record offset
  * per key, the stash beside it, and the engine's store that runs kicks and the stash over both.
- * It knows entries, never records: where a tag matches, the caller reads the record to learn
- * whether it is the key's ({@link #find}). Not thread-safe: {@link LogStore} guards it, and
- * reads only {@link #mayHold} without its lock.
+ * A lookup knows entries, never records: where a tag matches, the caller reads the record to
+ * learn whether it is the key's ({@link #find}). Only growth reads the log, to rebuild the index
+ * a size larger ({@link #grown}). Not thread-safe: {@link LogStore} guards it, and reads only
+ * {@link #mayHold} without its lock.
  */
 final class KeyIndex {
+  /*
+   * Growth. When an insert finds no room, the index grows by a fifth, not twice: the new table is
+   * rebuilt from the log, which holds every key (an entry alone does not say which of its two
+   * buckets is its first, nor the hash bits a new table size needs). One sequential read of the
+   * log decides each record's fate by the old index: a record whose entry the old index holds
+   * is live. Growing by a fifth keeps the index at or below about 8 bytes a key at every size;
+   * it costs about five reads of the log over a doubling of the keys, all sequential.
+   */
+
   /** Buckets of a new store's index: 64 slots, so that a small store holds a small index. */
   static final long FIRST_BUCKETS = 16;
+  /** How much the index grows when it is full: by a fifth. */
+  static final double GROWTH = 1.2;
   private static final int MAX_KICKS = 500;
 
   private final IndexTable table;
@@ -178,5 +191,46 @@ final class KeyIndex {
       }
     }
     return -1;
+  }
+
+  /**
+   * Returns an index a fifth larger than this full one (or larger, where that holds too few),
+   * rebuilt from the records before {@code logEnd} that this one holds.
+   *
+   * @param log the store's log
+   * @param hash the hash of the store's keys
+   * @param logEnd where the records this index holds end
+   * @param fileBytes while the store is opened and its log scanned, the log's length, to size the
+   *     index it grows to; else 0
+   * @return the index, or {@code null} if it needs more buckets than one index addresses
+   * @throws IOException if reading the log fails
+   */
+  KeyIndex grown(RecordLog log, HashStrategy hash, long logEnd, long fileBytes) throws IOException {
+    long buckets = Math.max(bucketCount() + 2, (long) (bucketCount() * GROWTH)) & ~1L;
+    if (fileBytes > logEnd) {
+      // Reopening: each growth reads the log scanned so far again, so growing by a fifth at a
+      // time would read it about six times. The keys the whole log holds are about the keys so
+      // far in the proportion of the log scanned so far: growing to that at once reads it
+      // about twice.
+      long expected = (long) (size() * (fileBytes / (double) logEnd));
+      buckets = Math.max(buckets, Math.min(IndexTable.MAX_BUCKETS, bucketsFor(expected)));
+    }
+    while (true) {
+      if (buckets > IndexTable.MAX_BUCKETS) {
+        return null;
+      }
+      KeyIndex fresh = new KeyIndex(buckets, buckets);
+      boolean[] fits = {true};
+      log.scan(logEnd, false, (offset, kind, key, bytes) -> {
+        long keyHash = hash.hashBytes(key, 0, key.length);
+        if (fits[0] && kind == RecordLog.PUT && holds(keyHash, offset)) {
+          fits[0] = fresh.insert(keyHash, offset);
+        }
+      });
+      if (fits[0]) {
+        return fresh;
+      }
+      buckets = (long) (buckets * GROWTH) & ~1L;
+    }
   }
 }

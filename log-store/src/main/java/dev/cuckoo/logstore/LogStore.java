@@ -67,13 +67,7 @@ public final class LogStore implements AutoCloseable {
    * buckets. Because a tag is only part of a key, a put must look for the key first: two
    * records of one key under two entries would sit in the same two buckets, and 2b + 1 of them
    * fill both for good, so a table that grows whenever an insert fails would grow forever [1].
-   *
-   * When an insert finds no room, the index grows by a fifth, not twice: the new table is
-   * rebuilt from the log, which holds every key (an entry alone does not say which of its two
-   * buckets is its first, nor the hash bits a new table size needs). One sequential read of the
-   * log decides each record's fate by the old index: a record whose entry the old index holds
-   * is live. Growing by a fifth keeps the index at or below about 8 bytes a key at every size;
-   * it costs about five reads of the log over a doubling of the keys, all sequential.
+   * When an insert finds no room, the index grows by a fifth, rebuilt from the log (KeyIndex).
    *
    * [1] B. Fan, D. G. Andersen, M. Kaminsky, "MemC3: Compact and Concurrent MemCache with
    *     Dumber Caching and Smarter Hashing", NSDI 2013, and the cuckoo-hashing log store of
@@ -92,9 +86,6 @@ public final class LogStore implements AutoCloseable {
   public static final int MAX_KEY_BYTES = RecordLog.MAX_KEY_BYTES;
   /** The largest value, 16 MiB. */
   public static final int MAX_VALUE_BYTES = RecordLog.MAX_VALUE_BYTES;
-
-  /** How much the index grows when it is full: by a fifth. */
-  private static final double GROWTH = 1.2;
 
   private final Path directory;
   /** The lock file's channel and the lock on it; both null for a read-only open without one. */
@@ -429,7 +420,7 @@ public final class LogStore implements AutoCloseable {
       KeyIndex current = index;
       KeyIndex fresh;
       long kept;
-      for (long buckets = KeyIndex.bucketsFor(current.size()); ; buckets = (long) (buckets * GROWTH) & ~1L) {
+      for (long buckets = KeyIndex.bucketsFor(current.size()); ; buckets = (long) (buckets * KeyIndex.GROWTH) & ~1L) {
         fresh = new KeyIndex(buckets, records);
         kept = copyLiveRecords(current, fresh, target);
         if (kept >= 0) {
@@ -589,42 +580,11 @@ public final class LogStore implements AutoCloseable {
       index.remove(found.bucket, found.entry);
     }
     while (!index.insert(keyHash, offset)) {
-      grow(logEnd);
-    }
-  }
-
-  /**
-   * Replaces the index with one a fifth larger, rebuilt from the records before {@code logEnd}
-   * that the current index holds.
-   */
-  private void grow(long logEnd) throws IOException {
-    KeyIndex old = index;
-    long buckets = Math.max(old.bucketCount() + 2, (long) (old.bucketCount() * GROWTH)) & ~1L;
-    if (fileBytes > logEnd) {
-      // Reopening: each growth reads the log scanned so far again, so growing by a fifth at a
-      // time would read it about six times. The keys the whole log holds are about the keys so
-      // far in the proportion of the log scanned so far: growing to that at once reads it
-      // about twice.
-      long expected = (long) (old.size() * (fileBytes / (double) logEnd));
-      buckets = Math.max(buckets, Math.min(IndexTable.MAX_BUCKETS, KeyIndex.bucketsFor(expected)));
-    }
-    while (true) {
-      if (buckets > IndexTable.MAX_BUCKETS) {
+      KeyIndex grown = index.grown(log, hash, logEnd, fileBytes);
+      if (grown == null) {
         throw new IOException("the store in " + directory + " holds more keys than one index addresses");
       }
-      KeyIndex fresh = new KeyIndex(buckets, buckets);
-      boolean[] fits = {true};
-      log.scan(logEnd, false, (offset, kind, key, bytes) -> {
-        long keyHash = hash.hashBytes(key, 0, key.length);
-        if (fits[0] && kind == RecordLog.PUT && old.holds(keyHash, offset)) {
-          fits[0] = fresh.insert(keyHash, offset);
-        }
-      });
-      if (fits[0]) {
-        index = fresh;
-        return;
-      }
-      buckets = (long) (buckets * GROWTH) & ~1L;
+      index = grown;
     }
   }
 }

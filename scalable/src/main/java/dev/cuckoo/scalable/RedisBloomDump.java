@@ -312,7 +312,7 @@ public final class RedisBloomDump {
                   + " gives");
         }
         starts = subFilterStarts(header);
-        chain = SubFilterChain.shapedAs(header, maxPageBytes, false);
+        chain = ChainDump.shapedAs(header, maxPageBytes, false);
         return;
       }
       if (c.iterator() == 1) {
@@ -387,7 +387,7 @@ public final class RedisBloomDump {
       for (int i = 0; i < chain.subFilterCount(); i++) {
         chain.subFilter(i).recount();
       }
-      chain.checkItems();
+      ChainDump.checkItems(chain);
       FilterSpec spec = new ScalableProvider().validate(
           FilterSpec.builder(ScalableProvider.NAME)
               .capacity(capacity)

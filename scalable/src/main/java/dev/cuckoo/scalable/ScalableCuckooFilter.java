@@ -178,7 +178,7 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
     }
     writeLock.lock();
     try {
-      return that.read(() -> chain.mergeFrom(that.chain, what));
+      return that.read(() -> ChainMerge.merge(chain, that.chain, what));
     } finally {
       writeLock.unlock();
     }
@@ -379,7 +379,7 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
   @Override
   protected void writePayload(PayloadOutput out) throws IOException {
     out.write(DumpHeader.of(chain).encode());
-    chain.writeTo(out);
+    ChainDump.write(chain, out);
   }
 
   /** The lock of {@code concurrency=none}: taking it does nothing. */

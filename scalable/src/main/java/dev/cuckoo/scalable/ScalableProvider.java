@@ -139,8 +139,8 @@ public final class ScalableProvider implements FilterProvider {
     }
     long data = header.dataBytes();
     payload.requireRemaining(data, header.numFilters() + " sub-filters");
-    SubFilterChain chain = SubFilterChain.read(header, payload, SubFilterChain.DEFAULT_MAX_PAGE_BYTES);
-    chain.checkItems();
+    SubFilterChain chain = ChainDump.read(header, payload, SubFilterChain.DEFAULT_MAX_PAGE_BYTES);
+    ChainDump.checkItems(chain);
     return new ScalableCuckooFilter(resolved, chain);
   }
 

@@ -1,15 +1,12 @@
 package dev.cuckoo.scalable;
 
-import dev.cuckoo.CorruptFilterException;
-import dev.cuckoo.spi.PayloadInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.Arrays;
 
 /**
  * RedisBloom's cuckoo filter: a chain of up to 32 {@link SubFilter}s, oldest first, with
  * RedisBloom's counters ({@code numItems}, {@code numDeletes}) and its order of work for every
- * command, so that each operation leaves exactly the bytes RedisBloom's would.
+ * command, so that each operation leaves exactly the bytes RedisBloom's would. Merging another
+ * chain in is {@link ChainMerge}'s; the chain as bytes, in a dump or a file, {@link ChainDump}'s.
  */
 final class SubFilterChain {
   /*
@@ -103,27 +100,21 @@ final class SubFilterChain {
     count = 1;
   }
 
-  /** A chain shaped as a checked header says, every slot empty and the counters as given. */
-  static SubFilterChain shapedAs(DumpHeader header, int maxPageBytes) {
-    return shapedAs(header, maxPageBytes, true);
-  }
-
   /**
-   * A chain shaped as a checked header says, with the counters as given, and its tables either
-   * allocated, every slot empty, or (unless {@code allocate}) left for {@link SubFilter#fill} to
-   * allocate as their bytes arrive; fill those in order, then call {@link #checkItems()}.
+   * A chain of the sub-filters a checked header describes, oldest first, with the header's
+   * counters: what {@link ChainDump} reads or shapes for a load.
+   *
+   * @param header the header, decoded and checked
+   * @param subFilters as many sub-filters as the header declares, oldest first
+   * @param maxPageBytes the largest array a sub-filter may use
    */
-  static SubFilterChain shapedAs(DumpHeader header, int maxPageBytes, boolean allocate) {
-    SubFilterChain chain = new SubFilterChain(
-        new SubFilter(header.numBuckets(), header.bucketSize(), maxPageBytes, allocate), header.numBuckets(),
-        header.bucketSize(), header.maxIterations(), header.expansion(), maxPageBytes);
-    for (int i = 1; i < header.numFilters(); i++) {
-      chain.filters[i] = new SubFilter(chain.bucketsOf(i), header.bucketSize(), maxPageBytes, allocate);
-    }
-    chain.count = header.numFilters();
-    chain.items = header.numItems();
-    chain.deletes = header.numDeletes();
-    return chain;
+  SubFilterChain(DumpHeader header, SubFilter[] subFilters, int maxPageBytes) {
+    this(subFilters[0], header.numBuckets(), header.bucketSize(), header.maxIterations(), header.expansion(),
+        maxPageBytes);
+    System.arraycopy(subFilters, 1, filters, 1, header.numFilters() - 1);
+    count = header.numFilters();
+    items = header.numItems();
+    deletes = header.numDeletes();
   }
 
   /**
@@ -173,7 +164,15 @@ final class SubFilterChain {
     return !contains(hash, fp) && insertFingerprint(hash, fp);
   }
 
-  private boolean insertFingerprint(long hash, int fp) {
+  /**
+   * Inserts a fingerprint as CF.ADD does once the chain's length is checked ("Insert" above).
+   *
+   * @param hash the key's hash, or a bucket index that reduces as the hash would in every
+   *     sub-filter (one of another chain whose sub-filters have this one's single size, as a
+   *     merge moves it in)
+   * @return whether it found a place
+   */
+  boolean insertFingerprint(long hash, int fp) {
     long h2 = SubFilter.alternate(hash, fp);
     byte b = (byte) fp;
     for (int i = count - 1; i >= 0; i--) {
@@ -317,49 +316,30 @@ final class SubFilterChain {
   }
 
   /**
-   * Merges another chain of this shape in: a copy of every fingerprint, duplicates included.
-   * A chain that grows (expansion 1 or more) takes them all or none: they go into a copy of the
-   * sub-filters they may reach, which replaces this chain's only once every fingerprint found a
-   * place, so a refused merge leaves this chain byte for byte as it was (and needs memory for that
-   * copy while it runs). A chain that never grows (expansion 0) is one table and merges as any
-   * fixed table does: in place, stopping at the first fingerprint that finds no room.
-   *
-   * @param other a chain of this shape, not this one
-   * @param what the merge, to begin messages with ("cannot merge ... into ...")
-   * @return the fingerprints moved in: all of the other's, or fewer with expansion 0 only
-   * @throws IllegalArgumentException saying why, if a growing chain cannot place them all
-   * @throws IllegalStateException if the heap has no room for the working copy
+   * @param other another chain
+   * @return whether its sub-filters have this chain's sizes, index for index
    */
-  long mergeFrom(SubFilterChain other, String what) {
-    if (expansion == 0) {
-      return moveIn(other);
-    }
-    SubFilterChain trial;
-    try {
-      trial = workingCopy(other);
-    } catch (OutOfMemoryError e) {
-      throw new IllegalStateException(what + ": a merge works on a copy of this filter's sub-filters, and the heap "
-          + "has no room for it; this filter is unchanged", e);
-    }
-    long moved = trial.moveIn(other);
-    if (moved < other.items) {
-      throw new IllegalArgumentException(what + ": only " + moved + " of its " + other.items
-          + " fingerprints find a place: " + trial.whyMergeStopped(other, moved) + "; this filter is unchanged. "
-          + "Chains with expansion=1 (sub-filters of one size) merge as long as the chain can grow, and variant "
-          + "expandable merges filters of any sizes");
-    }
-    System.arraycopy(trial.filters, 0, filters, 0, trial.count);
-    count = trial.count;
-    items = trial.items;
-    return moved;
+  boolean sameShape(SubFilterChain other) {
+    return initialBuckets == other.initialBuckets && bucketSize == other.bucketSize && expansion == other.expansion;
   }
 
+  /** Empties the chain back to one empty sub-filter, as a new {@code CF.RESERVE} would. */
+  void clear() {
+    Arrays.fill(filters, 1, count, null);
+    count = 1;
+    filters[0].clear();
+    items = 0;
+    deletes = 0;
+  }
+
+  // ------------------------------------------------------------------ for a merge
+
   /**
-   * @return a chain like this one for a merge to work on: the sub-filters a merge of {@code
-   *     other} may write copied, the others shared, and a memory limit less the copies' bytes
+   * @param written how many of the oldest sub-filters a merge may write, at least 1
+   * @return a chain like this one for a merge to work on ({@link ChainMerge}): those sub-filters
+   *     copied, the others shared, and a memory limit less the copies' bytes
    */
-  private SubFilterChain workingCopy(SubFilterChain other) {
-    int written = expansion == 1 ? count : Math.min(count, other.count);
+  SubFilterChain workingCopy(int written) {
     SubFilterChain copy = new SubFilterChain(filters[0].copy(), initialBuckets, bucketSize, maxIterations, expansion,
         maxPageBytes);
     long copied = filters[0].bytes();
@@ -374,43 +354,21 @@ final class SubFilterChain {
     return copy;
   }
 
-  /**
-   * Moves a copy of every fingerprint of another chain of this shape in, oldest sub-filter first,
-   * stopping at the first that finds no room.
-   *
-   * <p>A fingerprint of the other's sub-filter j sits at its key's bucket reduced by that
-   * sub-filter's size, which says nothing of the key's bucket in a larger one. So it may go only
-   * to sub-filters whose size divides that one: with expansion 1 (or 0) every sub-filter has one
-   * size, and it goes where CF.ADD of its key would put it, the chain growing as CF.ADD grows it;
-   * with a larger expansion only sub-filters 0..j qualify, and it goes there, as compaction moves
-   * fingerprints only to older sub-filters [4]: the newest of them with room at either bucket,
-   * else (growing this chain to j + 1 sub-filters where it is shorter) an empty new sub-filter
-   * j, else the kick loop in sub-filter j. Either way the merged chain is one RedisBloom itself
-   * could hold: every fingerprint where a CF.EXISTS of its key looks.
-   *
-   * @return the fingerprints moved in
-   */
-  private long moveIn(SubFilterChain other) {
-    long moved = 0;
-    for (int j = 0; j < other.count; j++) {
-      SubFilter from = other.filters[j];
-      for (long bucket = 0; bucket < from.numBuckets(); bucket++) {
-        for (int slot = 0; slot < bucketSize; slot++) {
-          int fp = from.fingerprintAt(bucket, slot);
-          if (fp != 0) {
-            if (!(expansion <= 1 ? insertFingerprint(bucket, fp) : mergeOne(j, bucket, fp))) {
-              return moved;
-            }
-            moved++;
-          }
-        }
-      }
-    }
-    return moved;
+  /** Takes the sub-filters and the items of a {@link #workingCopy} of this chain that a merge has filled. */
+  void adopt(SubFilterChain trial) {
+    System.arraycopy(trial.filters, 0, filters, 0, trial.count);
+    count = trial.count;
+    items = trial.items;
   }
 
-  /** One fingerprint of the other's sub-filter j, with an expansion of 2 or more; see {@link #moveIn}. */
-  private boolean mergeOne(int j, long bucket, int fp) {
+  /**
+   * Inserts a fingerprint whose bucket is known only up to the size of sub-filter {@code j}, as a
+   * merge with an expansion of 2 or more moves in one of another chain's sub-filter j ({@link
+   * ChainMerge}): into sub-filters 0..j only.
+   *
+   * @return whether it found a place
+   */
+  boolean insertUpTo(int j, long bucket, int fp) {
     long alternate = SubFilter.alternate(bucket, fp);
     for (int i = Math.min(j, count - 1); i >= 0; i--) {
       if (filters[i].storeIfRoom(bucket, alternate, (byte) fp)) {
@@ -433,40 +391,6 @@ final class SubFilterChain {
       return true;
     }
     return false;
-  }
-
-  /** @return why {@link #moveIn} stopped after {@code moved} of the other's fingerprints, for messages */
-  private String whyMergeStopped(SubFilterChain other, long moved) {
-    int j = 0;
-    for (long before = other.filters[0].occupied(); before <= moved; before += other.filters[j].occupied()) {
-      j++;
-    }
-    if (expansion > 1 && count > j) {
-      return "with expansion " + expansion + " a fingerprint of the other's sub-filter " + j + " knows its bucket "
-          + "only up to that sub-filter's size, so it may go only to this chain's sub-filters 0.." + j
-          + ", no larger than that one, and they have no room left";
-    }
-    if (count == MAX_SUB_FILTERS) {
-      return "this chain would need more than " + MAX_SUB_FILTERS + " sub-filters";
-    }
-    return "this chain cannot grow further (its next sub-filter would outgrow the heap)";
-  }
-
-  /**
-   * @param other another chain
-   * @return whether its sub-filters have this chain's sizes, index for index
-   */
-  boolean sameShape(SubFilterChain other) {
-    return initialBuckets == other.initialBuckets && bucketSize == other.bucketSize && expansion == other.expansion;
-  }
-
-  /** Empties the chain back to one empty sub-filter, as a new {@code CF.RESERVE} would. */
-  void clear() {
-    Arrays.fill(filters, 1, count, null);
-    count = 1;
-    filters[0].clear();
-    items = 0;
-    deletes = 0;
   }
 
   // ------------------------------------------------------------------ state
@@ -510,56 +434,5 @@ final class SubFilterChain {
       total += filters[i].bytes();
     }
     return total;
-  }
-
-  // ------------------------------------------------------------------ bytes
-
-  /** Writes every sub-filter's bytes, oldest first. */
-  void writeTo(DataOutput out) throws IOException {
-    for (int i = 0; i < count; i++) {
-      filters[i].writeTo(out);
-    }
-  }
-
-  /**
-   * Reads the chain a checked header describes from a payload: every sub-filter's bytes, oldest
-   * first, each allocated only as its bytes arrive ({@link SubFilter#read}); then call {@link
-   * #checkItems()}.
-   *
-   * @param header the header, already decoded and checked
-   * @param in the payload, at the first sub-filter's first byte
-   * @param maxPageBytes the largest array a sub-filter may use
-   * @return the chain
-   * @throws IOException if the payload or the file ends first
-   */
-  static SubFilterChain read(DumpHeader header, PayloadInput in, int maxPageBytes) throws IOException {
-    SubFilterChain chain = new SubFilterChain(
-        SubFilter.read(header.numBuckets(), header.bucketSize(), maxPageBytes, in, 0),
-        header.numBuckets(), header.bucketSize(), header.maxIterations(), header.expansion(), maxPageBytes);
-    for (int i = 1; i < header.numFilters(); i++) {
-      chain.filters[i] = SubFilter.read(chain.bucketsOf(i), header.bucketSize(), maxPageBytes, in, i);
-    }
-    chain.count = header.numFilters();
-    chain.items = header.numItems();
-    chain.deletes = header.numDeletes();
-    return chain;
-  }
-
-  /**
-   * Checks, after loading, that numItems is the number of fingerprints the bytes hold, as it is
-   * in every filter RedisBloom builds.
-   *
-   * @throws CorruptFilterException if it is not
-   */
-  void checkItems() throws CorruptFilterException {
-    long stored = 0;
-    for (int i = 0; i < count; i++) {
-      stored += filters[i].occupied();
-    }
-    if (stored != items) {
-      throw new CorruptFilterException(
-          "RedisBloom cuckoo filter header has numItems " + items + " but its sub-filters hold "
-              + stored + " fingerprints");
-    }
   }
 }

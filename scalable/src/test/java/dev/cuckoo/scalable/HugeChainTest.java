@@ -42,7 +42,7 @@ class HugeChainTest {
     FilterSpec spec = new ScalableProvider().validate(CuckooFilters.create("scalable?capacity=8").spec().toBuilder()
         .capacity(1L << 28).bucketSize(1).option(ScalableProvider.EXPANSION, "16").build());
     DumpHeader header = new DumpHeader(0, 1L << 28, 0, 2, 1, spec.maxKicks().getAsInt(), 16);
-    ScalableCuckooFilter f = new ScalableCuckooFilter(spec, SubFilterChain.shapedAs(header, SubFilterChain.DEFAULT_MAX_PAGE_BYTES));
+    ScalableCuckooFilter f = new ScalableCuckooFilter(spec, ChainDump.shapedAs(header, SubFilterChain.DEFAULT_MAX_PAGE_BYTES));
     SubFilter newest = f.chain().subFilter(1);
     long buckets = newest.numBuckets();
     assertEquals(1L << 32, buckets);

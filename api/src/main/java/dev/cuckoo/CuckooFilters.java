@@ -352,14 +352,7 @@ public final class CuckooFilters {
    */
   public static FilterFileInfo describe(java.nio.file.Path path) throws IOException {
     Objects.requireNonNull(path, "path must not be null");
-    if (java.nio.file.Files.isDirectory(path)) {
-      throw new java.nio.file.FileSystemException(path.toString(), null, "is a directory, not a filter file");
-    }
-    try (InputStream in = java.nio.file.Files.newInputStream(path)) {
-      return new FilterFileInfo(FilterFile.readHeader(in), java.nio.file.Files.size(path));
-    } catch (CorruptFilterException e) {
-      throw new CorruptFilterException(path + ": " + e.getMessage(), e);
-    }
+    return new FilterFileInfo(MappedFiles.headerOf(path), java.nio.file.Files.size(path));
   }
 
   /**

@@ -60,8 +60,7 @@ public final class FilterFileInfo {
     if (!ProviderRegistry.variants().contains(header.variant())) {
       return header.version();
     }
-    return ProviderRegistry.provider(header.variant()).mapsFiles() ? FilterFile.FORMAT_VERSION
-        : FilterFile.UNALIGNED_VERSION;
+    return ProviderRegistry.mapsFiles(header.variant()) ? FilterFile.FORMAT_VERSION : FilterFile.UNALIGNED_VERSION;
   }
 
   /**

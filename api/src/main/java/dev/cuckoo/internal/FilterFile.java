@@ -227,28 +227,11 @@ public final class FilterFile {
     Objects.requireNonNull(in, "input stream must not be null");
     EnvelopeReader r = new EnvelopeReader(in);
     Header header = header(r);
-    String variant = header.variant();
-    String specText = header.spec();
-    long[] check = header.hashCheck();
-    long payloadLength = header.payloadLength();
     if (header.dirty()) {
       throw new CorruptFilterException(dirtyMessage("the file"));
     }
-    r.section("padding before the payload");
-    r.allow(header.payloadOffset() - r.consumed());
-    r.requireZeros(header.payloadOffset() - r.consumed());
-    // A truncated file then says how much payload it promised against where it ended.
-    r.section("payload (" + payloadLength + " bytes declared)");
-    r.allow(payloadLength);
-    r.allow(4); // the checksum: apart, so that a payload length near 2^63 cannot overflow
-
-    ProviderRegistry.Resolved resolved;
-    try {
-      resolved = resolve(variant, specText, check, hash);
-    } catch (IllegalArgumentException e) {
-      throw checkedFirst(r, payloadLength,
-          new CorruptFilterException("filter file cannot be read: " + e.getMessage(), e));
-    }
+    long payloadLength = header.payloadLength();
+    ProviderRegistry.Resolved resolved = resolvePayload(r, header, hash);
     FilterProvider provider = resolved.provider();
     FilterSpec spec = resolved.spec();
     if (header.version() >= 3) {
@@ -265,26 +248,78 @@ public final class FilterFile {
       }
       throw refusedIfIntact(r, payloadLength, noRoom);
     }
-
-    EnvelopePayloadInput payload = new EnvelopePayloadInput(r, variant, payloadLength);
     CuckooFilter filter;
     try {
-      filter = provider.read(spec, payload);
+      filter = overPayload(r, header, payload -> provider.read(spec, payload));
     } catch (OutOfMemoryError e) {
       // Below the heap's maximum but more than it had free: only the new filter's arrays were
       // being allocated, so they are garbage now and the refusal is safe to make.
       throw HeapRoom.noRoomToRead(provider, spec, payloadLength, header.version(), e);
+    }
+    if (filter == null) {
+      throw new IllegalStateException("provider of variant " + header.variant() + " returned no filter");
+    }
+    return filter;
+  }
+
+  /** What a variant does with a file's payload: reads it, or writes it again elsewhere. */
+  @FunctionalInterface
+  interface PayloadStep<T> {
+    T run(EnvelopePayloadInput payload) throws IOException;
+  }
+
+  /**
+   * Declares the rest of the file to the reader (the padding before the payload, which must be
+   * zeros, the payload and the checksum) and resolves the file's variant and spec: what every
+   * pass over a whole file does after its header. A name or spec that is unknown or refused is
+   * reported as damage when the file's checksum does not hold.
+   *
+   * @param r the reader, right after the header
+   * @param header the header
+   * @param hash the hash given instead of the file's by name, or {@code null}
+   * @return the provider and the resolved spec
+   */
+  static ProviderRegistry.Resolved resolvePayload(EnvelopeReader r, Header header, HashStrategy hash)
+      throws IOException {
+    long payloadLength = header.payloadLength();
+    r.section("padding before the payload");
+    r.allow(header.payloadOffset() - r.consumed());
+    r.requireZeros(header.payloadOffset() - r.consumed());
+    // A truncated file then says how much payload it promised against where it ended.
+    r.section("payload (" + payloadLength + " bytes declared)");
+    r.allow(payloadLength);
+    r.allow(4); // the checksum: apart, so that a payload length near 2^63 cannot overflow
+    try {
+      return resolve(header.variant(), header.spec(), header.hashCheck(), hash);
+    } catch (IllegalArgumentException e) {
+      throw checkedFirst(r, payloadLength,
+          new CorruptFilterException("filter file cannot be read: " + e.getMessage(), e));
+    }
+  }
+
+  /**
+   * Runs a variant's step over the payload, then checks that it read the payload to its end and
+   * the file's checksum. What the variant refuses is reported as damage when the checksum, read
+   * over what is left, does not hold: a payload the variant cannot make sense of is most often a
+   * damaged file (a flipped version byte reads a version 3 file's padding as fields).
+   *
+   * @param r the reader, at the payload ({@link #resolvePayload})
+   * @param header the header
+   * @param step what the variant does with the payload
+   * @return what the step returned
+   */
+  static <T> T overPayload(EnvelopeReader r, Header header, PayloadStep<T> step) throws IOException {
+    String variant = header.variant();
+    long payloadLength = header.payloadLength();
+    EnvelopePayloadInput payload = new EnvelopePayloadInput(r, variant, payloadLength);
+    T result;
+    try {
+      result = step.run(payload);
     } catch (CorruptFilterException e) {
       throw checkedFirst(r, payload.remaining(), e);
     } catch (RuntimeException e) {
-      // A payload the variant cannot make sense of is most often a damaged file (a flipped
-      // version byte reads a version 3 file's padding as fields): the checksum, read over what
-      // is left, tells damage from a payload that is intact but refused.
       throw checkedFirst(r, payload.remaining(),
           new CorruptFilterException("payload of variant " + variant + " cannot be read: " + e, e));
-    }
-    if (filter == null) {
-      throw new IllegalStateException("provider of variant " + variant + " returned no filter");
     }
     if (payload.remaining() != 0) {
       throw checkedFirst(r, payload.remaining(), new CorruptFilterException(
@@ -292,7 +327,7 @@ public final class FilterFile {
               + " bytes its contents do not account for (" + payloadLength + " declared)"));
     }
     requireChecksum(r);
-    return filter;
+    return result;
   }
 
   /**
@@ -437,7 +472,7 @@ public final class FilterFile {
   }
 
   /** Reads the checksum and compares it with what the reader computed. */
-  static void requireChecksum(EnvelopeReader r) throws IOException {
+  private static void requireChecksum(EnvelopeReader r) throws IOException {
     int computed = r.checksum();
     r.section("checksum");
     int stored = r.readChecksum();
@@ -452,7 +487,7 @@ public final class FilterFile {
    * (the checksum does not match, read over the rest of the file) is reported as damaged, and
    * only an intact one with {@code refusal}.
    */
-  static CorruptFilterException checkedFirst(EnvelopeReader r, long payloadLeft,
+  private static CorruptFilterException checkedFirst(EnvelopeReader r, long payloadLeft,
       CorruptFilterException refusal) throws IOException {
     CorruptFilterException damaged = damage(r, payloadLeft, refusal);
     return damaged != null ? damaged : refusal;

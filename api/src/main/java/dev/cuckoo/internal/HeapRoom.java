@@ -97,23 +97,21 @@ public final class HeapRoom {
    */
   public static IllegalArgumentException noRoomToRead(FilterProvider provider, FilterSpec resolved,
       long payloadLength, int version, OutOfMemoryError cause) {
-    long needed = payloadLength;
     long max = Runtime.getRuntime().maxMemory();
     String instead;
     if (!provider.mapsFiles()) {
       instead = "";
     } else if (version >= FilterFile.FORMAT_VERSION) {
-      instead = "; CuckooFilters.open maps the file instead, holding none of its table on the heap, or";
+      instead = "CuckooFilters.open maps the file instead, holding none of its table on the heap, or ";
     } else {
-      instead = "; CuckooFilters.convert rewrites the file in format version " + FilterFile.FORMAT_VERSION
-          + " without reading it onto the heap, and CuckooFilters.open then maps it, or";
+      instead = "CuckooFilters.convert rewrites the file in format version " + FilterFile.FORMAT_VERSION
+          + " without reading it onto the heap, and CuckooFilters.open then maps it, or ";
     }
     String room = cause == null
         ? "the heap's maximum of " + bytes(max)
         : "the heap had free (its maximum is " + bytes(max) + ")";
     IllegalArgumentException refused = new IllegalArgumentException("reading a filter of " + resolved + " takes about "
-        + bytes(needed) + " of heap, more than " + room + instead + (instead.isEmpty() ? "; " : " ")
-        + "give the JVM more heap with -Xmx");
+        + bytes(payloadLength) + " of heap, more than " + room + "; " + instead + "give the JVM more heap with -Xmx");
     if (cause != null) {
       refused.addSuppressed(cause);
     }

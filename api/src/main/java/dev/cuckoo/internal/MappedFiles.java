@@ -45,9 +45,7 @@ public final class MappedFiles {
    */
   public static dev.cuckoo.MappedFilter open(Path path, boolean writable) throws IOException {
     Objects.requireNonNull(path, "path must not be null");
-    if (java.nio.file.Files.isDirectory(path)) {
-      throw new java.nio.file.FileSystemException(path.toString(), null, "is a directory, not a filter file");
-    }
+    requireNotDirectory(path);
     FileChannel channel = writable
         ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
         : FileChannel.open(path, StandardOpenOption.READ);
@@ -66,8 +64,7 @@ public final class MappedFiles {
       }
       if (header.version() < FilterFile.FORMAT_VERSION) {
         // A variant that never maps is told as such: converting its file would change nothing.
-        if (ProviderRegistry.variants().contains(header.variant())
-            && !ProviderRegistry.provider(header.variant()).mapsFiles()) {
+        if (ProviderRegistry.variants().contains(header.variant()) && !ProviderRegistry.mapsFiles(header.variant())) {
           throw notMappable(header.variant());
         }
         // A version 3 file whose version field was damaged reads as an older header whose file
@@ -189,21 +186,13 @@ public final class MappedFiles {
   public static int convert(Path from, Path to) throws IOException {
     Objects.requireNonNull(from, "from must not be null");
     Objects.requireNonNull(to, "to must not be null");
-    if (java.nio.file.Files.isDirectory(from)) {
-      throw new java.nio.file.FileSystemException(from.toString(), null, "is a directory, not a filter file");
-    }
-    Header header;
-    try (InputStream in = java.nio.file.Files.newInputStream(from)) {
-      header = FilterFile.readHeader(in);
-    } catch (CorruptFilterException e) {
-      throw new CorruptFilterException(from + ": " + e.getMessage(), e);
-    }
-    boolean maps = ProviderRegistry.variants().contains(header.variant())
-        && ProviderRegistry.provider(header.variant()).mapsFiles();
-    if (maps && header.version() >= FilterFile.FORMAT_VERSION) {
+    Header header = headerOf(from);
+    boolean maps = ProviderRegistry.mapsFiles(header.variant());
+    boolean current = maps && header.version() >= FilterFile.FORMAT_VERSION;
+    if (current) {
       // Already current: checked whole as open and verify check it, then copied.
-      try (dev.cuckoo.MappedFilter current = open(from, false)) {
-        current.verify();
+      try (dev.cuckoo.MappedFilter mapped = open(from, false)) {
+        mapped.verify();
       }
     }
     // Created first, so that a failure removes only a file this call made.
@@ -211,7 +200,7 @@ public final class MappedFiles {
     boolean done = false;
     try {
       int version;
-      if (maps && header.version() >= FilterFile.FORMAT_VERSION) {
+      if (current) {
         java.nio.file.Files.copy(from, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         version = FilterFile.FORMAT_VERSION;
       } else if (maps) {
@@ -254,43 +243,53 @@ public final class MappedFiles {
     }
   }
 
+  /**
+   * Refuses a directory by its name before it is opened: reading one fails later, with an
+   * "Is a directory" that names no path.
+   *
+   * @param path a file to read
+   * @throws java.nio.file.FileSystemException if it is a directory, naming it
+   */
+  private static void requireNotDirectory(Path path) throws java.nio.file.FileSystemException {
+    if (java.nio.file.Files.isDirectory(path)) {
+      throw new java.nio.file.FileSystemException(path.toString(), null, "is a directory, not a filter file");
+    }
+  }
+
+  /**
+   * Reads a file's header and nothing after it.
+   *
+   * @param path the file
+   * @return its header
+   * @throws CorruptFilterException naming the file, if it is not a filter file or its header is
+   *     damaged or cut short
+   * @throws IOException if it is a directory or cannot be read
+   */
+  public static Header headerOf(Path path) throws IOException {
+    requireNotDirectory(path);
+    try (InputStream in = java.nio.file.Files.newInputStream(path)) {
+      return FilterFile.readHeader(in);
+    } catch (CorruptFilterException e) {
+      throw new CorruptFilterException(path + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Reads an older file of a variant that maps and writes it as version 3 into {@code to}, streaming its table. */
   private static void realign(InputStream from, Path to) throws IOException {
     EnvelopeReader r = new EnvelopeReader(from);
     Header header = FilterFile.header(r);
-    long payloadLength = header.payloadLength();
-    r.section("payload (" + payloadLength + " bytes declared)");
-    r.allow(payloadLength);
-    r.allow(4);
-    ProviderRegistry.Resolved resolved;
-    try {
-      resolved = FilterFile.resolve(header.variant(), header.spec(), header.hashCheck(), null);
-    } catch (IllegalArgumentException e) {
-      throw FilterFile.checkedFirst(r, payloadLength,
-          new CorruptFilterException("filter file cannot be read: " + e.getMessage(), e));
-    }
+    ProviderRegistry.Resolved resolved = FilterFile.resolvePayload(r, header, null);
     FilterSpec spec = resolved.spec();
-    FileChannel channel = lockedFile(to, StandardOpenOption.TRUNCATE_EXISTING);
-    try {
+    try (FileChannel channel = lockedFile(to, StandardOpenOption.TRUNCATE_EXISTING)) {
       MappedEnvelope[] made = new MappedEnvelope[1];
-      EnvelopePayloadInput payload = new EnvelopePayloadInput(r, header.variant(), payloadLength);
-      try {
+      FilterFile.overPayload(r, header, payload -> {
         resolved.provider().realign(spec, payload, length -> made[0] = newPayload(to, channel, spec, length));
-      } catch (CorruptFilterException e) {
-        throw FilterFile.checkedFirst(r, payload.remaining(), e);
-      } catch (RuntimeException e) {
-        throw FilterFile.checkedFirst(r, payload.remaining(), new CorruptFilterException(
-            "payload of variant " + header.variant() + " cannot be read: " + e, e));
+        return made[0];
+      });
+      if (made[0] == null) {
+        throw new IllegalStateException("provider of variant " + header.variant() + " wrote no payload");
       }
-      if (payload.remaining() != 0 || made[0] == null) {
-        throw FilterFile.checkedFirst(r, payload.remaining(), new CorruptFilterException(
-            "payload of variant " + header.variant() + " has " + payload.remaining()
-                + " bytes its contents do not account for (" + payloadLength + " declared)"));
-      }
-      FilterFile.requireChecksum(r);
       made[0].seal();
-    } finally {
-      channel.close();
     }
   }
 
@@ -324,7 +323,7 @@ public final class MappedFiles {
   static UnsupportedOperationException notMappable(String variant) {
     java.util.List<String> mappable = new java.util.ArrayList<>();
     for (String name : ProviderRegistry.variants()) {
-      if (ProviderRegistry.provider(name).mapsFiles()) {
+      if (ProviderRegistry.mapsFiles(name)) {
         mappable.add(name);
       }
     }

@@ -69,6 +69,15 @@ public final class ProviderRegistry {
 
   /**
    * @param variant a variant's name
+   * @return whether it is installed and maps its files
+   */
+  public static boolean mapsFiles(String variant) {
+    FilterProvider p = get().variants.get(variant);
+    return p != null && p.mapsFiles();
+  }
+
+  /**
+   * @param variant a variant's name
    * @return its schema, if it is installed (nothing is thrown for one that is not)
    */
   public static Optional<SpecSchema> installedSchema(String variant) {

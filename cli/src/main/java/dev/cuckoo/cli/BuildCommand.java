@@ -403,9 +403,14 @@ final class BuildCommand implements Callable<Integer> {
     if (needed <= max) {
       return null;
     }
-    return "it needs " + TextFormat.mebibytes(needed) + ", more than Java's heap of " + TextFormat.mebibytes(max)
-        + (maps ? "; build it with --in-place, in a file the heap does not bound, or" : ";")
-        + " give Java more heap, e.g. JAVA_OPTS=-Xmx" + gibibytesFor(needed) + "g";
+    return "it " + needsMoreThan(candidate, needed, "Java's heap of " + TextFormat.mebibytes(max));
+  }
+
+  /** @return that a filter of the spec needs more than {@code room} holds, and the ways out from the command line */
+  private static String needsMoreThan(FilterSpec spec, long needed, String room) {
+    return "needs " + TextFormat.mebibytes(needed) + ", more than " + room
+        + (FileAccess.mapsFiles(spec.variant()) ? "; build it with --in-place, in a file the heap does not bound, or"
+            : ";") + " " + CommandError.moreHeap(needed);
   }
 
   /**
@@ -442,10 +447,6 @@ final class BuildCommand implements Callable<Integer> {
     }
   }
 
-  /** @return whole GiB of heap to suggest for a filter of {@code bytes}: half as much again, for the rest */
-  private static long gibibytesFor(long bytes) {
-    return Math.max(1, (bytes + bytes / 2 + (1L << 30) - 1) >> 30);
-  }
 
   /** @return a builder of the spec without its {@code maxKicks}, so the variant's default applies */
   private static FilterSpec.Builder withoutMaxKicks(FilterSpec spec) {
@@ -519,11 +520,8 @@ final class BuildCommand implements Callable<Integer> {
       return CuckooFilters.create(wanted);
     } catch (IllegalArgumentException e) {
       if (isOutOfMemory(e)) {
-        throw new CommandError("a filter of " + wanted + " needs " + TextFormat.mebibytes(heapBytes(wanted))
-            + ", more than Java's heap of " + TextFormat.mebibytes(Runtime.getRuntime().maxMemory()) + " had free"
-            + (FileAccess.mapsFiles(wanted.variant()) ? "; build it with --in-place, in a file the heap does not"
-                + " bound, or" : ";") + " give Java more heap, e.g. JAVA_OPTS=-Xmx" + gibibytesFor(heapBytes(wanted))
-            + "g", e);
+        throw new CommandError("a filter of " + wanted + " " + needsMoreThan(wanted, heapBytes(wanted),
+            "Java's heap of " + TextFormat.mebibytes(Runtime.getRuntime().maxMemory()) + " had free"), e);
       }
       throw new CommandError("bad config " + (config.text != null ? "'" + config.text + "'" : "in " + config.file)
           + ": " + e.getMessage(), e);

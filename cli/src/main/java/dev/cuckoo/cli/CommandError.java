@@ -22,6 +22,16 @@ final class CommandError extends RuntimeException {
   }
 
   /**
+   * @param bytes what a filter takes on the heap
+   * @return the advice to give Java more heap for it: half as much again, for the rest of the
+   *     process, in whole GiB
+   */
+  static String moreHeap(long bytes) {
+    long gib = Math.max(1, (bytes + bytes / 2 + (1L << 30) - 1) >> 30);
+    return "give Java more heap, e.g. JAVA_OPTS=-Xmx" + gib + "g";
+  }
+
+  /**
    * @param doing what ran out of heap, e.g. "read big.cuckoo"
    * @return the error that says so and how to give Java more heap
    */

@@ -4,6 +4,7 @@ import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterFileInfo;
+import dev.cuckoo.MappedFilter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -73,7 +74,7 @@ final class ConvertCommand implements Callable<Integer> {
     out.println("wrote " + output + " in " + what + ": " + TextFormat.things(written.size(), "key") + ", "
         + written.spec());
     out.flush();
-    if (written instanceof java.io.Closeable mapped) {
+    if (written instanceof MappedFilter mapped) {
       try {
         mapped.close();
       } catch (IOException ignored) {
@@ -92,9 +93,8 @@ final class ConvertCommand implements Callable<Integer> {
       return version;
     } catch (CorruptFilterException e) {
       throw FileAccess.notValid(input, e);
-    } catch (IllegalArgumentException e) {
-      throw FileAccess.noRoomToRead(input, header, e);
-    } catch (OutOfMemoryError e) {
+    } catch (IllegalArgumentException | OutOfMemoryError e) {
+      // the library refuses only a filter of a variant that is read, not mapped, whose heap is too small
       throw FileAccess.noRoomToRead(input, header, e);
     } catch (IOException e) {
       Path at = e instanceof java.nio.file.FileSystemException fs && fs.getFile() != null

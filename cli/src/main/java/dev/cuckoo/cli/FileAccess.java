@@ -89,7 +89,7 @@ final class FileAccess {
    *     bytes
    */
   static CuckooFilter readFilter(Path path, HashPath hashes) {
-    return readFilter(path, hashes, header(path));
+    return readFilter(path, hashes, headerOf(path));
   }
 
   /** {@link #readFilter(Path, HashPath)} with the file's header already read ({@code null} if none reads). */
@@ -157,10 +157,6 @@ final class FileAccess {
    *     to do from the command line
    */
   static CommandError noRoomToRead(Path path, FilterFileInfo header, Throwable cause) {
-    if (cause instanceof IllegalArgumentException && !(cause.getMessage() != null
-        && cause.getMessage().contains("heap"))) {
-      return new CommandError(path + ": not a valid filter file: " + cause.getMessage(), cause);
-    }
     long bytes = size(path);
     long heap = Runtime.getRuntime().maxMemory();
     String instead = "";
@@ -168,10 +164,8 @@ final class FileAccess {
       instead = "'cuckoo convert " + path + " NEW' rewrites it in format version " + header.currentFormatVersion()
           + " without reading it onto the heap, and query and info then map NEW without reading it; or ";
     }
-    long gib = Math.max(1, (bytes + bytes / 2 + (1L << 30) - 1) >> 30);
     return new CommandError(path + ": its filter (" + TextFormat.mebibytes(bytes) + ") does not fit in Java's heap"
-        + " here (" + TextFormat.mebibytes(heap) + "): " + instead + "give Java more heap, e.g. JAVA_OPTS=-Xmx" + gib
-        + "g", cause);
+        + " here (" + TextFormat.mebibytes(heap) + "): " + instead + CommandError.moreHeap(bytes), cause);
   }
 
   /** @return whether a variant of that name is installed and maps its files */
@@ -202,12 +196,16 @@ final class FileAccess {
    * @throws CommandError as {@link #readFilter} does
    */
   static CuckooFilter openFilter(Path path, HashPath hashes) {
-    FilterFileInfo header = header(path);
+    return openFilter(path, hashes, headerOf(path));
+  }
+
+  /** {@link #openFilter(Path, HashPath)} with the file's header already read ({@code null} if none reads). */
+  static CuckooFilter openFilter(Path path, HashPath hashes, FilterFileInfo header) {
     if (header == null || !header.maps() || !Files.isRegularFile(path)) {
       return readFilter(path, hashes, header);
     }
     String hashName = hashOf(header);
-    if (hashName == null || !CuckooFilters.hashes().contains(hashName) || !mapsFiles(header.variant())) {
+    if (hashName == null || !CuckooFilters.hashes().contains(hashName)) {
       return readFilter(path, hashes, header);
     }
     try {
@@ -225,21 +223,12 @@ final class FileAccess {
 
   /**
    * @param path a filter file
-   * @return its header, or {@code null} if it has none that reads
-   * @throws CommandError if it cannot be read at all
-   */
-  static FilterFileInfo headerOf(Path path) {
-    return header(path);
-  }
-
-  /**
-   * @param path a filter file
    * @param hashes where to find a hash that is not installed
    * @return the file's header if the file is intact but its hash is neither installed nor on
    *     the hash path, so that it can be described; else {@code null}
    */
   static FilterFileInfo headerIfHashMissing(Path path, HashPath hashes) {
-    FilterFileInfo header = header(path);
+    FilterFileInfo header = headerOf(path);
     String hashName = header == null ? null : hashOf(header);
     if (hashName == null || CuckooFilters.hashes().contains(hashName)
         || hashes.notInstalled(hashName, seedOf(header)) != null) {
@@ -264,7 +253,7 @@ final class FileAccess {
   }
 
   /** @return the header, or {@code null} if the file has none that reads (the full read says why) */
-  private static FilterFileInfo header(Path path) {
+  static FilterFileInfo headerOf(Path path) {
     if (Files.isDirectory(path)) {
       throw new CommandError(path + ": is a folder, not a file");
     }

@@ -75,7 +75,7 @@ final class InfoCommand implements Callable<Integer> {
     CuckooFilter filter;
     String verified = null;
     try {
-      filter = FileAccess.openFilter(filterFile, hashes);
+      filter = FileAccess.openFilter(filterFile, hashes, header);
       if (verify && filter instanceof MappedFilter mapped) {
         bar.start();
         try {
@@ -83,11 +83,12 @@ final class InfoCommand implements Callable<Integer> {
         } catch (IOException e) {
           throw FileAccess.notValid(filterFile, e);
         }
-        verified = "checksum ok over all " + TextFormat.grouped(fileBytes) + " bytes; the table holds the "
-            + TextFormat.grouped(filter.size()) + " items it declares";
-      } else if (verify) {
-        verified = "read whole: checksum ok over all " + TextFormat.grouped(fileBytes) + " bytes; the table holds the "
-            + TextFormat.grouped(filter.size()) + " items it declares";
+      }
+      if (verify) {
+        // A file that is not mapped was read whole, which checks as much as verify() does.
+        verified = (filter instanceof MappedFilter ? "" : "read whole: ") + "checksum ok over all "
+            + TextFormat.grouped(fileBytes) + " bytes; the table holds the " + TextFormat.grouped(filter.size())
+            + " items it declares";
       }
     } finally {
       bar.finish();

@@ -1,10 +1,8 @@
 package dev.cuckoo.classic;
 
-import dev.cuckoo.engine.CuckooTable;
-import dev.cuckoo.engine.PartialKeyHashing;
+import dev.cuckoo.engine.BitStringTable;
 import dev.cuckoo.engine.TablePayload;
-import dev.cuckoo.spi.PayloadOutput;
-import java.io.IOException;
+import dev.cuckoo.engine.TableWords;
 
 /**
  * The table of a classic filter: {@code bucketCount} buckets of {@code slots} fingerprints of
@@ -13,63 +11,22 @@ import java.io.IOException;
  * bit {@code i % 64} of word {@code i / 64}); that is the payload layout, whatever
  * implementation holds the table and however it stores it in memory.
  *
- * <p>Implementations differ in how fast they search: {@link #create} picks one for the shape.
- * Positions inside the table are absolute bit offsets ({@code long}), so tables of more than
- * 2^31 slots work. Nothing here allocates after construction. An entry of this table is its
- * fingerprint: no value rides beside it.
+ * <p>The bit string lives in {@link TableWords}, on the heap or in a mapped file: the table's
+ * code is the same for both. Implementations differ in how fast they search: {@link #wrap}
+ * picks one for the shape. Positions inside the table are absolute bit offsets ({@code long}),
+ * so tables of more than 2^31 slots work. Nothing here allocates after construction. An entry of
+ * this table is its fingerprint: no value rides beside it.
  */
-abstract sealed class BucketTable implements CuckooTable permits ByteBucketTable, WordBucketTable {
+abstract sealed class BucketTable extends BitStringTable
+    permits ByteBucketTable, ShortBucketTable, PackedBucketTable {
   /** The most longs a table on the heap may hold: one array. */
   static final long MAX_WORDS = TablePayload.MAX_HEAP_WORDS;
-  /** The most buckets {@link ByteBucketTable} holds, one {@code int} each. */
-  static final long MAX_INT_BUCKETS = Integer.MAX_VALUE - 8;
 
-  final long bucketCount;
   final int slots;
-  final int bits;
-  /**
-   * The {@link PartialKeyHashing#alternateOffset} of every fingerprint, when that takes at most
-   * 1/64 of the table's memory (short fingerprints in large tables) and the bucket count fits
-   * an int; otherwise {@code null}. A load from this small array replaces the fingerprint hash.
-   */
-  private final int[] offsets;
 
-  /**
-   * @param tableBytes the bytes the implementation stores the slots in
-   */
-  BucketTable(long bucketCount, int slots, int bits, long tableBytes) {
-    this.bucketCount = bucketCount;
+  BucketTable(long bucketCount, int slots, int bits, TableWords words) {
+    super(bucketCount, bits, (long) slots * bits, words);
     this.slots = slots;
-    this.bits = bits;
-    this.offsets = PartialKeyHashing.alternateOffsets(bucketCount, bits, tableBytes);
-  }
-
-  /** @return the bytes the slots take in memory, with any padding */
-  abstract long tableBytes();
-
-  /**
-   * @param index a word of the payload layout, below {@link #payloadWords}
-   * @return bits {@code [64·index, 64·index + 64)} of the table's bit string
-   */
-  abstract long payloadWord(long index);
-
-  /**
-   * Writes the table in the payload layout: its {@link #payloadWords} words.
-   *
-   * @param out where to write them
-   * @throws IOException if writing fails
-   */
-  abstract void writePayloadWords(PayloadOutput out) throws IOException;
-
-  /**
-   * @return whether the bits after the last slot (to the end of the storage) are all zero, as a
-   *     table written by this class has them
-   */
-  abstract boolean tailIsClear();
-
-  /** @return the bytes held besides the slots */
-  final long extraBytes() {
-    return offsets == null ? 0 : (long) offsets.length * Integer.BYTES;
   }
 
   /**
@@ -79,32 +36,19 @@ abstract sealed class BucketTable implements CuckooTable permits ByteBucketTable
    * @return the longs the table's bits take, without padding
    */
   static long payloadWords(long bucketCount, int slots, int bits) {
-    return (bucketCount * slots * bits + 63) >>> 6;
+    return BitStringTable.payloadWords(bucketCount, (long) slots * bits);
   }
 
   /**
-   * @return the longs a {@link WordBucketTable} of this shape allocates (its payload words and
-   *     any padding)
+   * @return the longs a table of this shape allocates on the heap: its payload words and the
+   *     padding word of {@link TableWords#onHeap}
    */
   static long allocatedWords(long bucketCount, int slots, int bits) {
-    return payloadWords(bucketCount, slots, bits) + (isPacked(bucketCount, slots, bits) ? 1 : 0);
+    return payloadWords(bucketCount, slots, bits) + 1;
   }
 
   /**
-   * @return the most words past {@link #payloadWords} a table of this shape allocates, at any
-   *     bucket count
-   */
-  static long maxPaddingWords(int slots, int bits) {
-    return slots == 4 && bits == 16 ? 0 : 1;
-  }
-
-  /** @return whether the shape takes the generic {@link PackedBucketTable} */
-  private static boolean isPacked(long bucketCount, int slots, int bits) {
-    return slots != 4 || (bits != 8 && bits != 16) || (bits == 8 && bucketCount > MAX_INT_BUCKETS);
-  }
-
-  /**
-   * Creates an empty table, choosing the fastest implementation for the shape.
+   * Creates an empty table on the heap, choosing the fastest implementation for the shape.
    *
    * @param bucketCount an even bucket count, with {@link #allocatedWords} at most {@link
    *     #MAX_WORDS}
@@ -113,64 +57,30 @@ abstract sealed class BucketTable implements CuckooTable permits ByteBucketTable
    * @return the table
    */
   static BucketTable create(long bucketCount, int slots, int bits) {
-    if (!isPacked(bucketCount, slots, bits) && bits == 8) {
-      return new ByteBucketTable(bucketCount, new int[(int) bucketCount]);
-    }
-    return wrap(bucketCount, slots, bits, new long[Math.toIntExact(allocatedWords(bucketCount, slots, bits))]);
+    return wrap(bucketCount, slots, bits, TableWords.onHeap(payloadWords(bucketCount, slots, bits)));
   }
 
   /**
-   * Wraps words holding a table (read from a file, say), choosing the fastest implementation
-   * for the shape; {@link ByteBucketTable} copies them into its own array.
+   * Wraps words holding a table (read or mapped from a file, say), choosing the fastest
+   * implementation for the shape.
    *
-   * @param words {@link #allocatedWords} longs in the layout described above
+   * @param words {@link #payloadWords} longs in the layout described above
    * @return the table
+   * @throws IllegalArgumentException if the words are not that many
    */
-  static BucketTable wrap(long bucketCount, int slots, int bits, long[] words) {
-    if (words.length != allocatedWords(bucketCount, slots, bits)) {
-      throw new IllegalArgumentException(
-          words.length + " words do not hold " + bucketCount + " buckets of " + slots + " " + bits + "-bit slots");
+  static BucketTable wrap(long bucketCount, int slots, int bits, TableWords words) {
+    if (slots == 4 && bits == 8) {
+      return new ByteBucketTable(bucketCount, words);
     }
-    if (isPacked(bucketCount, slots, bits)) {
-      return new PackedBucketTable(bucketCount, slots, bits, words);
+    if (slots == 4 && bits == 16) {
+      return new ShortBucketTable(bucketCount, words);
     }
-    return bits == 8 ? ByteBucketTable.fromWords(bucketCount, words) : new ShortBucketTable(bucketCount, words);
+    return new PackedBucketTable(bucketCount, slots, bits, words);
   }
 
-  // ---------------------------------------------------------------- keys to buckets
-
-  /*
-   * A key's buckets and fingerprint are computed here rather than in the filter so that each
-   * implementation's fingerprint width is a constant where it has one: inlined into a fast
-   * table, PartialKeyHashing folds into a few instructions. Fewer instructions per lookup also
-   * let the processor keep more lookups, and so more cache misses, in flight.
-   */
-
-  /** @return the key's first bucket */
-  @Override
-  public final long bucketIndex(long keyHash) {
-    return PartialKeyHashing.bucketIndex(keyHash, bucketCount);
-  }
-
-  /** @return the key's fingerprint */
+  /** @return the key's fingerprint, of the table's width */
   @Override
   public abstract int fingerprint(long keyHash);
-
-  /**
-   * {@inheritDoc} From a precomputed offset when the table has them.
-   */
-  @Override
-  public final long alternate(long bucket, int fingerprint) {
-    return PartialKeyHashing.alternateBucket(offsets, bucket, fingerprint, bucketCount);
-  }
-
-  /** @return whether either bucket of the key holds its fingerprint */
-  @Override
-  public final boolean containsHash(long keyHash) {
-    long bucket1 = bucketIndex(keyHash);
-    int fingerprint = fingerprint(keyHash);
-    return contains(bucket1, alternate(bucket1, fingerprint), fingerprint);
-  }
 
   // ---------------------------------------------------------------- searches, per encoding
 
@@ -206,14 +116,10 @@ abstract sealed class BucketTable implements CuckooTable permits ByteBucketTable
   /**
    * @return the occupied slots of the bucket
    */
-  abstract int occupied(long bucket);
+  @Override
+  protected abstract int occupied(long bucket);
 
   // ---------------------------------------------------------------- operations on top of them
-
-  @Override
-  public final long bucketCount() {
-    return bucketCount;
-  }
 
   @Override
   public final int slotsPerBucket() {
@@ -284,15 +190,6 @@ abstract sealed class BucketTable implements CuckooTable permits ByteBucketTable
     return (bucket * slots + slot) * bits;
   }
 
-  /** @return the slots in use, counted bucket by bucket */
-  final long occupiedSlots() {
-    long n = 0;
-    for (long b = 0; b < bucketCount; b++) {
-      n += occupied(b);
-    }
-    return n;
-  }
-
   /**
    * {@inheritDoc} Yes: {@link #write} stores only to the words of its slot and keeps every other
    * bit of them.
@@ -301,8 +198,4 @@ abstract sealed class BucketTable implements CuckooTable permits ByteBucketTable
   public final boolean isolatesSlotWrites() {
     return true;
   }
-
-  /** Empties every slot. */
-  @Override
-  public abstract void clear();
 }

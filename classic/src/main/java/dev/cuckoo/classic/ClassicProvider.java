@@ -2,20 +2,17 @@ package dev.cuckoo.classic;
 
 import com.google.auto.service.AutoService;
 import dev.cuckoo.Concurrency;
-import dev.cuckoo.CuckooFilter;
-import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
-import dev.cuckoo.MappedFilter;
+import dev.cuckoo.engine.BitStringTable;
 import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.ShardedTable;
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.engine.TableProvider;
+import dev.cuckoo.engine.TableWords;
 import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterProvider;
-import dev.cuckoo.spi.MappedPayload;
-import dev.cuckoo.spi.PayloadInput;
-import dev.cuckoo.spi.PayloadOutput;
 import dev.cuckoo.spi.SpecSchema;
-import java.io.IOException;
-import java.util.OptionalLong;
 
 /**
  * Variant {@code classic}: the cuckoo filter of Fan et al. (CoNEXT 2014), partial-key cuckoo
@@ -66,7 +63,7 @@ import java.util.OptionalLong;
  * (the engine's striped fingerprint store, see the guide's operations chapter).
  */
 @AutoService(FilterProvider.class)
-public final class ClassicProvider implements FilterProvider {
+public final class ClassicProvider extends TableProvider {
   /** The variant's name. */
   public static final String NAME = "classic";
 
@@ -186,7 +183,7 @@ public final class ClassicProvider implements FilterProvider {
           "no classic filter has bucketSize=" + bucketSize + " and fingerprintBits=" + fingerprintBits);
     }
     // allocatedWords = ceil(buckets · slots · bits / 64) + padding <= maxWords
-    long padding = BucketTable.maxPaddingWords(bucketSize, fingerprintBits);
+    long padding = 1;
     long maxBuckets = (maxWords - padding) * Long.SIZE / ((long) bucketSize * fingerprintBits);
     return CuckooSizing.maxCapacity(bucketSize, fingerprintBits, maxBuckets);
   }
@@ -205,58 +202,35 @@ public final class ClassicProvider implements FilterProvider {
     return max;
   }
 
-  /** {@inheritDoc} The words of the table {@link #create} allocates (its small stash aside). */
   @Override
-  public OptionalLong memoryToCreate(FilterSpec resolved) {
-    return OptionalLong.of(ClassicFilter.tableBytes(resolved));
+  protected long newBucketCount(FilterSpec resolved) {
+    return CuckooSizing.bucketCountForNewTable(resolved.capacity().getAsLong(), resolved.bucketSize().getAsInt(),
+        resolved.fingerprintBits().getAsInt(), MAX_BITS, ShardedTable.shardsOf(resolved));
+  }
+
+  /** {@inheritDoc} {@link BucketTable#payloadWords}: the slots' bits, packed. */
+  @Override
+  protected long payloadWords(FilterSpec resolved, long buckets) {
+    return BucketTable.payloadWords(buckets, resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt());
   }
 
   @Override
-  public CuckooFilter create(FilterSpec resolved) {
-    return ClassicFilter.of(resolved);
-  }
-
-  /** {@inheritDoc} Every shape can be built in shards. */
-  @Override
-  public FilterShard createShard(FilterSpec resolved, int index) {
-    return ClassicFilter.shard(resolved, index);
+  protected long maxHeapCapacity(FilterSpec resolved) {
+    return maxCapacity(resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt());
   }
 
   @Override
-  public void joinShards(FilterSpec resolved, FilterShard.Source source, PayloadOutput out)
-      throws IOException {
-    ClassicPayload.join(resolved, source, out);
-  }
-
-  /** Reads the payload {@link ClassicPayload} describes. */
-  @Override
-  public CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException {
-    return ClassicPayload.read(resolved, payload);
-  }
-
-  /** {@inheritDoc} Yes: every shape, stash included. */
-  @Override
-  public boolean mapsFiles() {
-    return true;
+  protected String shape(FilterSpec resolved) {
+    return shape(resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt());
   }
 
   @Override
-  public OptionalLong mappedPayloadLength(FilterSpec resolved) {
-    return OptionalLong.of(ClassicPayload.mappedLength(resolved));
+  protected BitStringTable wrap(FilterSpec resolved, long buckets, TableWords words) {
+    return BucketTable.wrap(buckets, resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), words);
   }
 
   @Override
-  public MappedFilter createIn(FilterSpec resolved, MappedPayload payload) throws IOException {
-    return ClassicPayload.create(resolved, payload);
-  }
-
-  @Override
-  public MappedFilter open(FilterSpec resolved, MappedPayload payload) throws IOException {
-    return ClassicPayload.open(resolved, payload);
-  }
-
-  @Override
-  public void realign(FilterSpec resolved, PayloadInput in, MappedPayload.Factory out) throws IOException {
-    ClassicPayload.realign(resolved, in, out);
+  protected TableFilter lookups(TableFilter.Parts parts) {
+    return ClassicFilter.of(parts);
   }
 }

@@ -1,20 +1,14 @@
 package dev.cuckoo.classic;
 
-import dev.cuckoo.engine.PackedBits;
 import dev.cuckoo.engine.SwarLanes;
+import dev.cuckoo.engine.TableWords;
 
 /**
  * The generic path, for every fingerprint width and bucket size: slots packed back to back
  * with no alignment, a bucket read as one or more 64-bit windows at any bit offset and searched
  * with SWAR tests over lanes of the fingerprint's width.
- *
- * <p>Its one subclass, {@link MappedBucketTable}, reads the same bit string from a mapped file by
- * overriding {@link #window} and {@link #write}: while no mapped table is loaded, the JIT sees one
- * implementation of each and inlines it as before, so the heap path pays nothing for the seam.
  */
-sealed class PackedBucketTable extends WordBucketTable permits MappedBucketTable {
-  /** Bits of one bucket. */
-  final long bucketBits;
+final class PackedBucketTable extends BucketTable {
   /** Slots searched per window: a power of two dividing the bucket size, at most 64 bits. */
   private final int lanes;
   /** Windows per bucket. */
@@ -33,18 +27,8 @@ sealed class PackedBucketTable extends WordBucketTable permits MappedBucketTable
   private final long fingerprintValues;
   private final int fingerprintShift;
 
-  /**
-   * @param words the table, with one more word than the slots need: the window read at the
-   *     last slot may look one word past them
-   */
-  PackedBucketTable(long bucketCount, int slots, int bits, long[] words) {
-    this(bucketCount, slots, bits, words, (long) words.length * Long.BYTES);
-  }
-
-  /** For {@link MappedBucketTable}, whose words are a file's and whose bytes are its table's. */
-  PackedBucketTable(long bucketCount, int slots, int bits, long[] words, long tableBytes) {
-    super(bucketCount, slots, bits, words, tableBytes);
-    this.bucketBits = (long) slots * bits;
+  PackedBucketTable(long bucketCount, int slots, int bits, TableWords words) {
+    super(bucketCount, slots, bits, words);
     this.lanes = Math.min(slots, Integer.highestOneBit(64 / bits));
     this.windows = slots / lanes;
     this.windowBits = (long) lanes * bits;
@@ -57,11 +41,9 @@ sealed class PackedBucketTable extends WordBucketTable permits MappedBucketTable
     this.fingerprintValues = (1L << bits) - 1;
   }
 
-  /**
-   * @return the 64 bits of the table starting at bit {@code offset}
-   */
-  long window(long offset) {
-    return PackedBits.window(words, offset);
+  /** @return the 64 bits of the table starting at bit {@code offset} */
+  private long window(long offset) {
+    return words.window(offset);
   }
 
   /** {@return PartialKeyHashing.fingerprint(keyHash, bits)}, from precomputed constants */
@@ -122,11 +104,51 @@ sealed class PackedBucketTable extends WordBucketTable permits MappedBucketTable
 
   @Override
   void write(long offset, int value) {
-    PackedBits.write(words, offset, value, laneMask);
+    words.write(offset, value, laneMask);
+  }
+
+  /**
+   * Looks up a block of key hashes in two passes, as {@link ShortBucketTable#containsHashes}
+   * does: first both buckets of every key, whose loads are independent of one another, so that
+   * their cache misses overlap; then the tests. Shapes whose bucket is more than one window look
+   * up key by key.
+   *
+   * @param hashes the hashes, in {@code [0, n)}
+   * @param n how many
+   * @param scratch at least {@code 2n} longs
+   * @param results where answer {@code i} goes, at {@code at + i}
+   * @param at where the block's answers start
+   * @return how many are true
+   */
+  @Override
+  public int containsHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
+    int found = 0;
+    if (windows != 1) {
+      for (int i = 0; i < n; i++) {
+        boolean r = containsHash(hashes[i]);
+        results[at + i] = r;
+        found += r ? 1 : 0;
+      }
+      return found;
+    }
+    for (int i = 0; i < n; i++) {
+      long keyHash = hashes[i];
+      long bucket1 = bucketIndex(keyHash);
+      int fingerprint = fingerprint(keyHash);
+      long pattern = (fingerprint & 0xFFFF_FFFFL) * lo;
+      scratch[2 * i] = window(bucket1 * bucketBits) ^ pattern;
+      scratch[2 * i + 1] = window(alternate(bucket1, fingerprint) * bucketBits) ^ pattern;
+    }
+    for (int i = 0; i < n; i++) {
+      boolean r = (SwarLanes.anyZero(scratch[2 * i], lo, hi) | SwarLanes.anyZero(scratch[2 * i + 1], lo, hi)) != 0;
+      results[at + i] = r;
+      found += r ? 1 : 0;
+    }
+    return found;
   }
 
   @Override
-  int occupied(long bucket) {
+  protected int occupied(long bucket) {
     return slots - matches(bucket * bucketBits, 0L);
   }
 }

@@ -2,17 +2,18 @@ package dev.cuckoo.classic;
 
 import dev.cuckoo.engine.PartialKeyHashing;
 import dev.cuckoo.engine.SwarLanes;
+import dev.cuckoo.engine.TableWords;
 
 /**
  * The fast path for 16-bit fingerprints in buckets of 4: a bucket is one table word, searched
  * with one SWAR test.
  */
-final class ShortBucketTable extends WordBucketTable {
+final class ShortBucketTable extends BucketTable {
   private static final long LO = 0x0001_0001_0001_0001L;
   private static final long HI = 0x8000_8000_8000_8000L;
   private static final long LOW = 0x7FFF_7FFF_7FFF_7FFFL;
 
-  ShortBucketTable(long bucketCount, long[] words) {
+  ShortBucketTable(long bucketCount, TableWords words) {
     super(bucketCount, 4, 16, words);
   }
 
@@ -24,17 +25,8 @@ final class ShortBucketTable extends WordBucketTable {
   @Override
   public boolean contains(long bucket1, long bucket2, int fingerprint) {
     // Both words are loaded before either is tested, so the two cache misses overlap.
-    return eitherHolds(words[(int) bucket1], words[(int) bucket2], fingerprint);
-  }
-
-  /**
-   * The test of a 16-bit lookup, wherever the words lie ({@link MappedBucketTable} too).
-   *
-   * @return whether either of two buckets' words holds the fingerprint in one of its lanes
-   */
-  static boolean eitherHolds(long word1, long word2, int fingerprint) {
     long pattern = fingerprint * LO;
-    return SwarLanes.anyZero(word1 ^ pattern, word2 ^ pattern, LO, HI) != 0;
+    return SwarLanes.anyZero(words.get(bucket1) ^ pattern, words.get(bucket2) ^ pattern, LO, HI) != 0;
   }
 
   /**
@@ -44,20 +36,21 @@ final class ShortBucketTable extends WordBucketTable {
    * tests.
    *
    * @param hashes the hashes, in {@code [0, n)}
-   * @param n how many, at most {@code words.length / 2}
+   * @param n how many, at most {@code xors.length / 2}
    * @param xors scratch of at least {@code 2n} longs
    * @param results where answer {@code i} goes, at {@code at + i}
    * @param at where the block's answers start
    * @return how many are true
    */
-  int containsHashes(long[] hashes, int n, long[] xors, boolean[] results, int at) {
+  @Override
+  public int containsHashes(long[] hashes, int n, long[] xors, boolean[] results, int at) {
     for (int i = 0; i < n; i++) {
       long keyHash = hashes[i];
       long bucket1 = bucketIndex(keyHash);
       int fingerprint = fingerprint(keyHash);
       long pattern = fingerprint * LO;
-      xors[2 * i] = words[(int) bucket1] ^ pattern;
-      xors[2 * i + 1] = words[(int) alternate(bucket1, fingerprint)] ^ pattern;
+      xors[2 * i] = words.get(bucket1) ^ pattern;
+      xors[2 * i + 1] = words.get(alternate(bucket1, fingerprint)) ^ pattern;
     }
     int found = 0;
     for (int i = 0; i < n; i++) {
@@ -71,29 +64,29 @@ final class ShortBucketTable extends WordBucketTable {
   @Override
   public int count(long bucket1, long bucket2, int fingerprint) {
     long pattern = fingerprint * LO;
-    return Long.bitCount(SwarLanes.zeroLanes(words[(int) bucket1] ^ pattern, LOW, HI))
-        + Long.bitCount(SwarLanes.zeroLanes(words[(int) bucket2] ^ pattern, LOW, HI));
+    return Long.bitCount(SwarLanes.zeroLanes(words.get(bucket1) ^ pattern, LOW, HI))
+        + Long.bitCount(SwarLanes.zeroLanes(words.get(bucket2) ^ pattern, LOW, HI));
   }
 
   @Override
   long find(long bucket, int value) {
-    long lanes = SwarLanes.zeroLanes(words[(int) bucket] ^ (value * LO), LOW, HI);
+    long lanes = SwarLanes.zeroLanes(words.get(bucket) ^ (value * LO), LOW, HI);
     return lanes == 0 ? -1 : (bucket << 6) + Long.numberOfTrailingZeros(lanes) - 15;
   }
 
   @Override
   int read(long offset) {
-    return (int) (words[(int) (offset >>> 6)] >>> offset) & 0xFFFF;
+    return (int) (words.get(offset >>> 6) >>> offset) & 0xFFFF;
   }
 
   @Override
   void write(long offset, int value) {
-    int w = (int) (offset >>> 6);
-    words[w] = (words[w] & ~(0xFFFFL << offset)) | ((long) value << offset);
+    long w = offset >>> 6;
+    words.set(w, (words.get(w) & ~(0xFFFFL << offset)) | ((long) value << offset));
   }
 
   @Override
-  int occupied(long bucket) {
-    return 4 - Long.bitCount(SwarLanes.zeroLanes(words[(int) bucket], LOW, HI));
+  protected int occupied(long bucket) {
+    return 4 - Long.bitCount(SwarLanes.zeroLanes(words.get(bucket), LOW, HI));
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.engine.TableWords;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.PartialKeyHashing;
 import dev.cuckoo.testkit.TestSeed;
@@ -164,7 +165,7 @@ class BucketTableTest {
     for (int bits : new int[] {8, 16}) {
       BucketTable fast = BucketTable.create(BUCKETS + 1, 4, bits);
       BucketTable packed = new PackedBucketTable(BUCKETS + 1, 4, bits,
-          new long[(int) BucketTable.payloadWords(BUCKETS + 1, 4, bits) + 1]);
+          TableWords.onHeap(BucketTable.payloadWords(BUCKETS + 1, 4, bits)));
       assertEquals(bits == 8 ? ByteBucketTable.class : ShortBucketTable.class, fast.getClass());
       SplittableRandom r = TestSeed.random("fast tables, f=" + bits);
       String seed = ", " + TestSeed.rerun();
@@ -186,7 +187,7 @@ class BucketTableTest {
       }
       assertArrayEquals(payload(packed), payload(fast), bits + "-bit table layout" + seed);
       assertArrayEquals(payload(fast), payload(BucketTable.wrap(BUCKETS + 1, 4, bits,
-          java.util.Arrays.copyOf(payload(fast), (int) BucketTable.allocatedWords(BUCKETS + 1, 4, bits)))),
+          TableWords.onHeap(java.util.Arrays.copyOf(payload(fast), (int) BucketTable.allocatedWords(BUCKETS + 1, 4, bits))))),
           bits + "-bit table rebuilt from its payload words" + seed);
     }
   }
@@ -197,14 +198,11 @@ class BucketTableTest {
     assertInstanceOf(ShortBucketTable.class, BucketTable.create(10, 4, 16));
     assertInstanceOf(PackedBucketTable.class, BucketTable.create(10, 8, 8));
     assertInstanceOf(PackedBucketTable.class, BucketTable.create(10, 4, 12));
-    assertEquals(10 * 4 * 8 / 8, BucketTable.create(10, 4, 8).tableBytes());
-    // Past what an int[] holds, 8-bit buckets of 4 take the packed table and its padding word.
-    long intLimit = BucketTable.MAX_INT_BUCKETS - 1;
-    assertEquals(BucketTable.payloadWords(intLimit, 4, 8), BucketTable.allocatedWords(intLimit, 4, 8));
-    assertEquals(BucketTable.payloadWords(intLimit + 2, 4, 8) + 1, BucketTable.allocatedWords(intLimit + 2, 4, 8));
-    assertEquals(10 * 4 * 16 / 8, BucketTable.create(10, 4, 16).tableBytes());
-    assertEquals(((10 * 4 * 12 + 63) / 64 + 1) * 8, BucketTable.create(10, 4, 12).tableBytes());
-    assertThrows(IllegalArgumentException.class, () -> BucketTable.wrap(10, 4, 12, new long[3]));
+    // Every shape on the heap: its payload words and one padding word.
+    assertEquals((10 * 4 * 8 / 64 + 1) * 8, BucketTable.create(10, 4, 8).words().bytes());
+    assertEquals((10 * 4 * 16 / 64 + 1) * 8, BucketTable.create(10, 4, 16).words().bytes());
+    assertEquals(((10 * 4 * 12 + 63) / 64 + 1) * 8, BucketTable.create(10, 4, 12).words().bytes());
+    assertThrows(IllegalArgumentException.class, () -> BucketTable.wrap(10, 4, 12, TableWords.onHeap(new long[3])));
     BucketTable t = BucketTable.create(10, 4, 12);
     assertThrows(IllegalStateException.class, () -> t.replace(3, 5, 6));
     assertFalse(t.remove(3, 5));
@@ -229,9 +227,9 @@ class BucketTableTest {
 
   /** @return the table's payload words, whatever it stores them in */
   private static long[] payload(BucketTable t) {
-    long[] words = new long[(int) BucketTable.payloadWords(t.bucketCount, t.slots, t.bits)];
+    long[] words = new long[(int) BucketTable.payloadWords(t.bucketCount(), t.slots, t.fingerprintBits())];
     for (int i = 0; i < words.length; i++) {
-      words[i] = t.payloadWord(i);
+      words[i] = t.words().get(i);
     }
     return words;
   }

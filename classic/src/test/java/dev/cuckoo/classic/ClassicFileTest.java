@@ -36,9 +36,4 @@ class ClassicFileTest extends TablePayloadContractTest {
     table[0] = 0x123;
     return table;
   }
-
-  @Override
-  protected String tailMessage() {
-    return "after the last slot";
-  }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.engine.CuckooSizing;
@@ -27,8 +28,8 @@ class ClassicFilterTest {
 
   /** Table load: items in the table over its slots (the stash is left out). */
   static double tableLoad(CuckooFilter f) {
-    ClassicFilter c = (ClassicFilter) f;
-    return (double) (f.size() - c.stash().size()) / (c.table().bucketCount * c.table().slots);
+    TableFilter c = (TableFilter) f;
+    return (double) (f.size() - c.stash().size()) / (c.table().bucketCount() * c.table().slotsPerBucket());
   }
 
   @ParameterizedTest(name = "{0}")
@@ -121,7 +122,7 @@ class ClassicFilterTest {
   @Test
   void theStashTakesWhatTheTableCannotAndGivesItBack() throws IOException {
     // One key added 2b + 3 times: both of its buckets fill, then the stash takes the rest.
-    ClassicFilter f = (ClassicFilter) CuckooFilters.create("classic?capacity=1000&fingerprintBits=12&bucketSize=2&maxKicks=50");
+    TableFilter f = (TableFilter) CuckooFilters.create("classic?capacity=1000&fingerprintBits=12&bucketSize=2&maxKicks=50");
     for (int i = 0; i < 7; i++) {
       assertTrue(f.add("same"), "copy " + i);
     }
@@ -130,7 +131,7 @@ class ClassicFilterTest {
     assertEquals(7, f.size());
     CuckooFilter g = Filters.roundTrip(f);
     assertEquals(7, g.count("same"));
-    assertEquals(3, ((ClassicFilter) g).stash().size());
+    assertEquals(3, ((TableFilter) g).stash().size());
     for (int i = 0; i < 7; i++) {
       assertTrue(f.mightContain("same"));
       assertTrue(f.remove("same"), "remove " + i);
@@ -154,7 +155,7 @@ class ClassicFilterTest {
     assertTrue(CuckooFilters.create("classic?capacity=1000&fingerprintBits=8") instanceof ClassicFilter.OfByteBuckets);
     assertTrue(CuckooFilters.create("classic?capacity=1000&fingerprintBits=12") instanceof ClassicFilter.OfPackedBuckets);
     assertTrue(CuckooFilters.create("classic?capacity=1000&fingerprintBits=16&bucketSize=2") instanceof ClassicFilter.OfPackedBuckets);
-    assertTrue(CuckooFilters.create("classic?capacity=1000&fingerprintBits=16&concurrency=striped") instanceof ClassicFilter.Striped);
+    assertTrue(CuckooFilters.create("classic?capacity=1000&fingerprintBits=16&concurrency=striped") instanceof TableFilter.ThroughStore);
     CuckooFilter f = CuckooFilters.create("classic?capacity=1000&fingerprintBits=8");
     f.add("x");
     assertEquals(f.getClass(), Filters.roundTrip(f).getClass(), "a filter read back takes the class of its shape");

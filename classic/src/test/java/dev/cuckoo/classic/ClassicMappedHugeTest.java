@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.testkit.MappedFileChild;
@@ -53,11 +54,11 @@ class ClassicMappedHugeTest {
     SplittableRandom r = TestSeed.random("a table past 2^31 words");
     List<Long> keys = new ArrayList<>();
     try (MappedFilter f = CuckooFilters.createFile(config, file)) {
-      BucketTable table = ((ClassicFilter) f).table();
-      long words = BucketTable.payloadWords(table.bucketCount, table.slots, table.bits);
+      BucketTable table = (BucketTable) ((TableFilter) f).table();
+      long words = BucketTable.payloadWords(table.bucketCount(), table.slots, table.fingerprintBits());
       assertTrue(words > Integer.MAX_VALUE, words + " words");
-      long pastOneArray = (1L << 37) / ((long) table.slots * table.bits); // its bits start past word 2^31
-      long last = table.bucketCount - table.bucketCount / 1000;
+      long pastOneArray = (1L << 37) / ((long) table.slots * table.fingerprintBits()); // its bits start past word 2^31
+      long last = table.bucketCount() - table.bucketCount() / 1000;
       int past = 0;
       int end = 0;
       int anywhere = 0;

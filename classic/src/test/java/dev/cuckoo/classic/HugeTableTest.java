@@ -3,6 +3,7 @@ package dev.cuckoo.classic;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.testkit.HugeFilters;
 import dev.cuckoo.testkit.TestSeed;
@@ -29,19 +30,19 @@ class HugeTableTest {
   void keysInTheHighestBucketsAreStoredFoundWrittenAndRead(int bits, @TempDir Path dir) throws IOException {
     // Capacity for a table just over 2^31 slots of buckets of 4.
     long capacity = 2_000_000_000L;
-    ClassicFilter f = (ClassicFilter) CuckooFilters.create(
+    TableFilter f = (TableFilter) CuckooFilters.create(
         "classic?capacity=" + capacity + "&fingerprintBits=" + bits + "&bucketSize=4");
-    BucketTable table = f.table();
-    long slots = table.bucketCount * table.slots;
+    BucketTable table = (BucketTable) f.table();
+    long slots = table.bucketCount() * table.slots;
     assertTrue(slots > SLOTS_ABOVE, slots + " slots");
     assertEquals(bits == 8 ? ByteBucketTable.class : PackedBucketTable.class, table.getClass());
 
     // Keys whose first bucket is among the last 4,096: found by hashing random keys.
     SplittableRandom r = TestSeed.random("keys in the highest buckets, f=" + bits);
-    long top = table.bucketCount - 4_096;
+    long top = table.bucketCount() - 4_096;
     List<List<Long>> keys = HugeFilters.highAndLowKeys(f, table::bucketIndex, top, r);
     // The slots past 2^31 really hold them: the last buckets are occupied.
-    HugeFilters.addAndFind(f, keys, table::occupied, top, table.bucketCount);
+    HugeFilters.addAndFind(f, keys, table::occupied, top, table.bucketCount());
     assertTrue(table.slotOffset(top, 0) / bits > SLOTS_ABOVE);
 
     // Round trip through a file: the payload's table has more than 2^31 slots too.

@@ -27,13 +27,13 @@ public final class MappedTable {
   private final int shards;
   private final long buckets;
   private final long tableWords;
-  private final MappedWords words;
+  private final TableWords words;
   /** Whether the file is marked as being changed: after {@link MappedPayload#beginChange}, until a seal. */
   private boolean changing;
   private boolean closed;
 
   MappedTable(MappedPayload payload, String variant, long capacity, int slots, int fingerprintBits, int shards,
-      long buckets, long tableWords, MappedWords words, boolean changing) {
+      long buckets, long tableWords, TableWords words, boolean changing) {
     this.payload = payload;
     this.variant = variant;
     this.capacity = capacity;

@@ -2,58 +2,93 @@ package dev.cuckoo.engine;
 
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.AbstractCuckooFilter;
+import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 
 /**
- * A base for filters that are one {@link CuckooTable}, its {@link FingerprintStash} and the
- * {@link FingerprintStore} the spec asks for: every write, every count and the sizes go to the
- * store, which is what such variants share, and a variant adds its table's encoding, its memory,
- * its payload and, where it has one, a faster lookup.
+ * A filter that is one {@link BitStringTable}, its {@link FingerprintStash} and the {@link
+ * FingerprintStore} the spec asks for, on the heap or mapped from a file: every write, every
+ * count, the sizes, the payload, merging and the file's upkeep are here, once for every
+ * table-based variant, and {@link #compose} picks the class for the combination a filter is.
  *
- * <p>Lookups go through the store by default, which is right for {@code concurrency=striped}
- * (the store validates what it reads against the writers). Without concurrency a variant should
- * override {@link #mightContainHash} in a subclass per table class, looking up in the table's
- * final class and then {@code stash.mightContain(table, keyHash)}: in a loop of lookups over a
- * table larger than the caches every instruction counts, and a call through the store and the
- * table's interface costs type checks that the final class does not.
+ * <p>The combinations: a heap table without concurrency looks up through the variant's own
+ * subclass for its table's final class ({@link TableProvider#lookups}); {@code
+ * concurrency=striped} looks up through the store, which validates what it reads against the
+ * writers ({@link ThroughStore}); a table split into shards through its sharded view ({@code
+ * Sharded}); and a table mapped from a file, of any shape, sharded or striped or not, is a
+ * {@code Mapped}, the one class that is a {@link dev.cuckoo.MappedFilter}. In a loop of lookups
+ * over a table larger than the caches every instruction counts (docs/results.md, "Repeated JMH
+ * lookups"), which is why a heap table without concurrency gets a class that names its table's
+ * final class: the lookup goes from the filter to that class with no type check. A mapped one
+ * goes through the table's interface, a type check the JIT inlines past while a process uses one
+ * table class.
  */
 public abstract class TableFilter extends AbstractCuckooFilter {
   /** Runs every write, and counts. */
   protected final FingerprintStore store;
   /** The fingerprints the table could not place. */
   protected final FingerprintStash stash;
+  private final BitStringTable table;
+  /** What keeps a mapped table's file consistent; {@code null} for a table on the heap. */
+  private final MappedTable file;
 
   /**
-   * @param spec the resolved spec
-   * @param store the store over the table and the stash, as {@link FingerprintStore#create}
-   *     makes it for the spec
-   * @param stash the stash
-   */
-  protected TableFilter(FilterSpec spec, FingerprintStore store, FingerprintStash stash) {
-    this(spec, store, stash, null);
-  }
-
-  /**
-   * For a filter whose table is mapped from a file: every change first goes through {@code
-   * file}, which marks the file as being changed (or refuses, for a read-only file).
+   * What a filter is made of.
    *
    * @param spec the resolved spec
-   * @param store the store over the table and the stash
-   * @param stash the stash
+   * @param table the table
+   * @param stash its stash
+   * @param store the store over them, as {@link FingerprintStore#create} makes it for the spec
+   *     (over the sharded view of the table when the spec has shards)
    * @param file the file's consistency keeper, from {@link TablePayload#open} or {@link
    *     TablePayload#create}; {@code null} for a table on the heap
    */
-  protected TableFilter(FilterSpec spec, FingerprintStore store, FingerprintStash stash, MappedTable file) {
-    super(spec);
-    this.store = store;
-    this.stash = stash;
-    this.file = file;
+  public record Parts(FilterSpec spec, BitStringTable table, FingerprintStash stash, FingerprintStore store,
+      MappedTable file) {}
+
+  /**
+   * @param parts what the filter is made of
+   */
+  protected TableFilter(Parts parts) {
+    super(parts.spec());
+    this.store = parts.store();
+    this.stash = parts.stash();
+    this.table = parts.table();
+    this.file = parts.file();
   }
 
-  /** What keeps a mapped table's file consistent; {@code null} for a table on the heap. */
-  private final MappedTable file;
+  /**
+   * The filter a table, its stash and its items are, for the spec's shards and concurrency and
+   * for where the table lives.
+   *
+   * @param spec the resolved spec
+   * @param table a table of the spec's shape
+   * @param stash the fingerprints kept beside it
+   * @param size the items the table and the stash hold
+   * @param file the mapped file's keeper, or {@code null} for a table on the heap
+   * @param variant the variant, whose {@link TableProvider#lookups} is the class for a heap table
+   *     without concurrency
+   * @return the filter; a {@link dev.cuckoo.MappedFilter} exactly when {@code file} is not null
+   */
+  public static TableFilter compose(FilterSpec spec, BitStringTable table, FingerprintStash stash, long size,
+      MappedTable file, TableProvider variant) {
+    int shards = ShardedTable.shardsOf(spec);
+    int bits = spec.fingerprintBits().getAsInt();
+    ShardedTable sharded = shards > 1 ? ShardedTable.whole(table, shards, bits, table.words().bytes()) : null;
+    CuckooTable placed = sharded == null ? table : sharded;
+    Parts parts = new Parts(spec, table, stash, FingerprintStore.create(spec, placed, stash, table.bucketBits(), size),
+        file);
+    boolean striped = FingerprintStore.isStriped(spec);
+    if (file != null) {
+      return new Mapped(parts, striped ? null : placed);
+    }
+    if (striped) {
+      return new ThroughStore(parts);
+    }
+    return sharded != null ? new Sharded(parts, sharded) : variant.lookups(parts);
+  }
 
   /*
    * A heap filter pays one null check of a final field per write for the mapped ones: lookups,
@@ -65,80 +100,161 @@ public abstract class TableFilter extends AbstractCuckooFilter {
     }
   }
 
-  /**
-   * @return the mapped table's file keeper
-   * @throws IllegalStateException if the table is on the heap
-   */
-  private MappedTable file() {
-    if (file == null) {
-      throw new IllegalStateException("the filter's table is on the heap, not mapped from a file");
-    }
-    return file;
-  }
-
-  /*
-   * The methods of dev.cuckoo.MappedFilter, written once for every table variant: a variant's
-   * mapped filter class declares that it implements MappedFilter and inherits them. On a heap
-   * filter, which is no MappedFilter, they throw IllegalStateException.
-   */
-
-  /**
-   * @return the file a mapped filter's table lies in
-   * @throws IllegalStateException if the table is on the heap
-   */
-  public final java.nio.file.Path path() {
-    return file().path();
-  }
-
-  /**
-   * @return whether a mapped filter's file is open for writing
-   * @throws IllegalStateException if the table is on the heap
-   */
-  public final boolean isWritable() {
-    return file().writable();
-  }
-
-  /**
-   * Makes a mapped filter's file hold what it holds, durably ({@link
-   * dev.cuckoo.MappedFilter#force}).
-   *
-   * @throws IOException if writing fails
-   * @throws IllegalStateException if the table is on the heap, or the file is closed
-   */
-  public final void force() throws IOException {
-    file().force(store.size(), stash);
-  }
-
-  /**
-   * Forces a mapped filter's writable file and closes it ({@link dev.cuckoo.MappedFilter#close}).
-   *
-   * @throws IOException if writing or closing fails
-   * @throws IllegalStateException if the table is on the heap
-   */
-  public final void close() throws IOException {
-    file().close(store.size(), stash);
-  }
-
-  /**
-   * Checks a mapped filter's file: its checksum, and the items against the table's and the
-   * stash's fingerprints.
-   *
-   * @param tailIsClear whether the bits after the table's last slot are zeros, as the table
-   *     checks them (its own {@code tailIsClear}, which the read path asks too)
-   * @param tableOccupied the table's slots in use, as the table counts them (its own
-   *     {@code occupiedSlots}, which the read path checks the items against too)
-   * @throws IOException if reading fails or anything differs
-   */
-  protected final void verifyFile(boolean tailIsClear, long tableOccupied) throws IOException {
-    MappedTable keeper = file();
-    if (keeper.writable()) {
-      force();
-    }
-    keeper.verify(store.size(), stash.size() + tableOccupied, tailIsClear);
-  }
-
   /** @return the table */
-  protected abstract CuckooTable table();
+  public final BitStringTable table() {
+    return table;
+  }
+
+  /** @return the stash */
+  public final FingerprintStash stash() {
+    return stash;
+  }
+
+  /** @return the bytes of the table, what it holds beside (alternate offsets), and the stash */
+  @Override
+  public final long sizeInBytes() {
+    return table.words().bytes() + table.extraBytes() + stash.memoryBytes();
+  }
+
+  @Override
+  protected final long payloadLength() {
+    return TablePayload.alignedLength(table.words().length());
+  }
+
+  @Override
+  protected final void writePayload(PayloadOutput out) throws IOException {
+    TableWords words = table.words();
+    TablePayload.write(out, spec().capacity().getAsLong(), table.slotsPerBucket(), spec().fingerprintBits().getAsInt(),
+        ShardedTable.shardsOf(spec()), table.bucketCount(), store.size(), words.length(),
+        o -> words.writeTo(o, words.length()), stash);
+  }
+
+  /**
+   * Completes a block of lookups whose table answers are in {@code results}: a key the table
+   * does not hold may be in the stash, while the stash holds anything.
+   *
+   * @param lookups the table the keys were looked up in
+   * @param hashes the keys' hashes
+   * @param n how many
+   * @param results the answers, at {@code at}
+   * @param at where the block's answers start
+   * @param found the true answers of the table
+   * @return the true answers, {@code found} and the stash's
+   */
+  protected final int stashed(CuckooTable lookups, long[] hashes, int n, boolean[] results, int at, int found) {
+    if (stash.size() == 0) {
+      return found;
+    }
+    int all = found;
+    for (int i = 0; i < n; i++) {
+      if (!results[at + i] && stash.mightContain(lookups, hashes[i])) {
+        results[at + i] = true;
+        all++;
+      }
+    }
+    return all;
+  }
+
+  /** A heap table with {@code concurrency=striped}: lookups through the striped store. */
+  public static final class ThroughStore extends TableFilter {
+    /**
+     * @param parts what the filter is made of
+     */
+    public ThroughStore(Parts parts) {
+      super(parts);
+    }
+  }
+
+  /**
+   * A heap table split into shards ({@link ShardedTable}), without concurrency. The store's
+   * lookup finds the alternate bucket through {@link ShardedTable#alternate}, which divides to
+   * find the bucket's shard; {@link ShardedTable#containsHash} takes the shard from the hash with
+   * a multiply instead.
+   */
+  static final class Sharded extends TableFilter {
+    private final ShardedTable lookups;
+
+    Sharded(Parts parts, ShardedTable lookups) {
+      super(parts);
+      this.lookups = lookups;
+    }
+
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      return lookups.containsHash(keyHash) || stash.mightContain(lookups, keyHash);
+    }
+  }
+
+  /**
+   * A table mapped from a file, of any shape, sharded or not, with any concurrency: the filter
+   * {@code CuckooFilters.open} and {@code createFile} return. Every change first goes through its
+   * {@link MappedTable}, which marks the file as being changed (or refuses, for a read-only
+   * file). Without concurrency its lookups go to the table (or its sharded view) directly, with
+   * {@code concurrency=striped} through the store.
+   */
+  static final class Mapped extends TableFilter implements dev.cuckoo.MappedFilter {
+    private final MappedTable keeper;
+    /** The table (or its sharded view) lookups read; {@code null} when they go through the store. */
+    private final CuckooTable lookups;
+    /** The table itself, for block lookups; {@code null} when lookups go elsewhere. */
+    private final BitStringTable blocks;
+
+    Mapped(Parts parts, CuckooTable lookups) {
+      super(parts);
+      this.keeper = parts.file();
+      this.lookups = lookups;
+      this.blocks = lookups == parts.table() ? parts.table() : null;
+    }
+
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      if (lookups == null) {
+        return super.mightContainHash(keyHash);
+      }
+      return lookups.containsHash(keyHash) || stash.mightContain(lookups, keyHash);
+    }
+
+    /** {@inheritDoc} Both buckets of every key read first, then tested, where the table can; the stash after. */
+    @Override
+    protected int mightContainHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
+      if (blocks == null) {
+        return super.mightContainHashes(hashes, n, scratch, results, at);
+      }
+      return stashed(blocks, hashes, n, results, at, blocks.containsHashes(hashes, n, scratch, results, at));
+    }
+
+    @Override
+    public java.nio.file.Path path() {
+      return keeper.path();
+    }
+
+    @Override
+    public boolean isWritable() {
+      return keeper.writable();
+    }
+
+    @Override
+    public void force() throws IOException {
+      keeper.force(store.size(), stash);
+    }
+
+    @Override
+    public void close() throws IOException {
+      keeper.close(store.size(), stash);
+    }
+
+    /** {@inheritDoc} Its checksum, the items against the table's and the stash's fingerprints, and the table's encoding. */
+    @Override
+    public void verify() throws IOException {
+      if (keeper.writable()) {
+        force();
+      }
+      BitStringTable table = table();
+      keeper.verify(store.size(), stash.size() + table.occupiedSlots(), table.tailIsClear());
+      table.requireEncoding(keeper.path() + ": " + spec().variant());
+    }
+  }
+
 
   @Override
   protected final boolean addHash(long keyHash) {
@@ -258,8 +374,8 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   /** @return a table's shape as a refused merge names it: buckets, slots, and shards where there are several */
   private static String shape(CuckooTable table, FilterSpec spec) {
     int shards = ShardedTable.shardsOf(spec);
-    return table.bucketCount() + " buckets of " + table.slotsPerBucket() + " slots"
-        + (shards > 1 ? " in " + shards + " shards" : "");
+    String buckets = table.bucketCount() + " buckets of " + table.slotsPerBucket() + " slots";
+    return shards > 1 ? buckets + " in " + shards + " shards" : buckets;
   }
 
   /** {@inheritDoc} With {@code concurrency=striped}, a snapshot: writers wait until it is written. */

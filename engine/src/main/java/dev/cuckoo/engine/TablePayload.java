@@ -65,7 +65,7 @@ public final class TablePayload {
   /** The most longs a table on the heap may take: one Java array, which stops a little below 2^31 elements. */
   public static final long MAX_HEAP_WORDS = Integer.MAX_VALUE - 8;
   /**
-   * The most longs a table mapped from a file ({@link MappedWords}) may take: 2^56, so that its
+   * The most longs a table mapped from a file ({@link TableWords#map}) may take: 2^56, so that its
    * bit offsets and its length in bytes fit a long with room to spare. File systems stop well
    * below it; creating a file larger than one allows fails with its {@code IOException}.
    */
@@ -167,11 +167,10 @@ public final class TablePayload {
    *
    * @param buckets the table's bucket count
    * @param items the items the payload declares
-   * @param words the table's longs, in an array of the length the variant asked for
+   * @param words the table's longs, on the heap
    * @param stash the stash
    */
-  @SuppressWarnings("ArrayRecordComponent") // a carrier from reader to table: never compared
-  public record Contents(long buckets, long items, long[] words, FingerprintStash stash) {}
+  public record Contents(long buckets, long items, TableWords words, FingerprintStash stash) {}
 
   /**
    * Reads a payload, checking every field against the shape the spec gives before allocating.
@@ -183,14 +182,13 @@ public final class TablePayload {
    * @param fingerprintBits the fingerprint width
    * @param shards the spec's shards, 1 for a table that is not sharded
    * @param payloadWords W, the longs the variant's table takes in the payload, for a bucket count
-   * @param arrayWords the length of the array to read such a table into (W and any padding)
-   * @return what the payload holds
+   * @return what the payload holds, the table in {@link TableWords#onHeap} words
    * @throws CorruptFilterException if a field is out of range or disagrees with the shape, or the
    *     payload ends early
    * @throws IOException if reading fails
    */
   public static Contents read(PayloadInput in, String variant, long capacity, int slots, int fingerprintBits,
-      int shards, LongUnaryOperator payloadWords, LongUnaryOperator arrayWords) throws IOException {
+      int shards, LongUnaryOperator payloadWords) throws IOException {
     Head head = head(in, variant, capacity, slots, fingerprintBits, shards, payloadWords);
     long words = head.tableWords();
     long[] table;
@@ -204,12 +202,12 @@ public final class TablePayload {
           throw new CorruptFilterException(variant + " payload has a non-zero byte in the padding before its table");
         }
       }
-      table = in.readLongArray((int) words, (int) arrayWords.applyAsLong(head.buckets()), "a table of " + words + " longs");
+      table = in.readLongArray((int) words, (int) words + 1, "a table of " + words + " longs");
     } else {
-      table = in.readLongArray((int) words, (int) arrayWords.applyAsLong(head.buckets()), "a table of " + words + " longs");
+      table = in.readLongArray((int) words, (int) words + 1, "a table of " + words + " longs");
       stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits, variant);
     }
-    return new Contents(head.buckets(), head.items(), table, stash);
+    return new Contents(head.buckets(), head.items(), TableWords.onHeap(table), stash);
   }
 
   /** Bytes of layout 3's fields before its stash. */
@@ -289,7 +287,7 @@ public final class TablePayload {
     }
     FingerprintStash stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits,
         variant);
-    MappedWords words = MappedWords.map(payload, STATE_BYTES, head.tableWords());
+    TableWords words = TableWords.map(payload, STATE_BYTES, head.tableWords());
     MappedTable file = new MappedTable(payload, variant, capacity, slots, fingerprintBits, shards, head.buckets(),
         head.tableWords(), words, false);
     return new MappedContents(head.buckets(), head.items(), words, stash, file);
@@ -314,7 +312,7 @@ public final class TablePayload {
     FingerprintStash stash = new FingerprintStash(FingerprintStash.DEFAULT_SLOTS);
     payload.write(0, java.nio.ByteBuffer.wrap(
         state(capacity, slots, fingerprintBits, shards, buckets, 0, tableWords, stash)));
-    MappedWords words = MappedWords.map(payload, STATE_BYTES, tableWords);
+    TableWords words = TableWords.map(payload, STATE_BYTES, tableWords);
     MappedTable file = new MappedTable(payload, variant, capacity, slots, fingerprintBits, shards, buckets, tableWords,
         words, true);
     return new MappedContents(buckets, 0, words, stash, file);
@@ -374,7 +372,7 @@ public final class TablePayload {
    * @param stash the stash
    * @param file what keeps the file consistent, for the filter
    */
-  public record MappedContents(long buckets, long items, MappedWords words, FingerprintStash stash, MappedTable file) {}
+  public record MappedContents(long buckets, long items, TableWords words, FingerprintStash stash, MappedTable file) {}
 
   /**
    * Checks that the items a payload declared are the fingerprints its table and stash hold.

@@ -14,5 +14,34 @@
  *
  * <p>A table slot holds an entry: a fingerprint and, for variants that need one, a value that
  * moves with it on every kick and into the stash (see {@link dev.cuckoo.engine.CuckooTable}).
+ *
+ * <h2>The storage seam, and what a variant writes</h2>
+ *
+ * <pre>
+ *   a variant (classic, semi-sorted) writes    the engine does, once for all of them
+ *   ----------------------------------------   ----------------------------------------------
+ *   XProvider extends TableProvider:           create, read, shards, createFile, open, convert,
+ *     newBucketCount, payloadWords, wrap,        the heap check, TablePayload's layout
+ *     maxHeapCapacity, shape, lookups
+ *   its table classes (BitStringTable):        TableFilter.compose: heap or mapped, sharded or
+ *     the encoding and its searches              not, striped or not (ThroughStore, Sharded,
+ *     |                                          Mapped; the variant's lookups class for a heap
+ *     | reads and writes words only              table without concurrency)
+ *     v
+ *   TableWords, the seam:                      onHeap: a long[] and a padding word (HeapWords)
+ *                                              map: a file's words at their addresses
+ *                                                (MappedWords; SegmentedWords where segments
+ *                                                do not touch)
+ *                                              a test's own subclass (one that loses writes)
+ * </pre>
+ *
+ * <p>A table-based variant writes its bucket encoding once, over {@link
+ * dev.cuckoo.engine.TableWords}, and its provider extends {@link
+ * dev.cuckoo.engine.TableProvider}, naming only what its encoding knows; the engine composes every
+ * combination of storage, shards and concurrency ({@link dev.cuckoo.engine.TableFilter#compose}).
+ * The heap path pays nothing for the seam while a process has loaded one storage class: the JIT
+ * then sees one implementation of each word access and inlines it with no type check (class
+ * hierarchy analysis), as it did when tables held their arrays themselves (docs/results.md, "One
+ * engine for heap and mapped tables").
  */
 package dev.cuckoo.engine;

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Words read and written at their mappings' addresses: big-endian in the file, every index
- * checked, a read-only file never written, and every changed region reported at force.
+ * Words read and written at their mappings' addresses: big-endian in the file, a read-only file
+ * never written, every changed region reported at force, and a table of more than one segment
+ * read and written across the segments' edge, whether they lie next to one another or not.
  */
 class MappedWordsTest {
   @TempDir
@@ -62,19 +63,17 @@ class MappedWordsTest {
   }
 
   @Test
-  void wordsAreTheFilesBigEndianLongsAndEveryIndexIsChecked() throws IOException {
+  void wordsAreTheFilesBigEndianLongs() throws IOException {
     Path file = dir.resolve("words");
     ByteBuffer content = ByteBuffer.allocate(8 + 3 * 8);
     content.putLong(8, 0x0102030405060708L).putLong(16, -2L).putLong(24, 42L);
     Files.write(file, content.array());
     FilePayload payload = new FilePayload(file, true);
-    MappedWords words = MappedWords.map(payload, 8, 3);
+    TableWords words = TableWords.map(payload, 8, 3);
     assertEquals(0x0102030405060708L, words.get(0));
     assertEquals(-2L, words.get(1));
     assertEquals(42L, words.get(2));
-    assertThrows(IndexOutOfBoundsException.class, () -> words.get(3));
-    assertThrows(IndexOutOfBoundsException.class, () -> words.get(-1));
-    assertThrows(IndexOutOfBoundsException.class, () -> words.set(3, 1L));
+    assertEquals(0L, words.window(2 * 64 + 8) >>> 56, "zeros past the last word");
     words.set(2, 0x1122334455667788L);
     words.force();
     assertArrayEquals(new long[] {8, 8 * 3}, payload.changes.get(0), "the one region (all three words), from where they start");
@@ -90,9 +89,41 @@ class MappedWordsTest {
     Path file = dir.resolve("read-only");
     Files.write(file, new byte[64]);
     FilePayload payload = new FilePayload(file, false);
-    MappedWords words = MappedWords.map(payload, 0, 8);
+    TableWords words = TableWords.map(payload, 0, 8);
     assertThrows(RuntimeException.class, () -> words.set(5, 7L));
     assertEquals(0L, words.get(5));
     payload.close();
+  }
+
+  @Test
+  void wordsOfMoreThanOneSegmentAreReadAndWrittenAcrossTheEdge() throws IOException {
+    long length = (1L << MappedWords.SEGMENT_SHIFT) + 3;
+    Path file = dir.resolve("two-segments");
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      channel.write(ByteBuffer.allocate(1), length * Long.BYTES - 1); // sparse: two pages are ever written
+    }
+    long edge = 1L << MappedWords.SEGMENT_SHIFT;
+    for (boolean runs : new boolean[] {true, false}) {
+      FilePayload payload = new FilePayload(file, true);
+      TableWords words = MappedWords.mapSegments(payload, 0, length, runs);
+      if (!runs) {
+        assertEquals(SegmentedWords.class, words.getClass());
+      }
+      long value = runs ? 0xABCDE12345L : 0x1234567890L;
+      words.write(edge * 64 - 20, value, (1L << 40) - 1); // 20 bits before the edge, 20 after
+      assertEquals(value, words.window(edge * 64 - 20) & ((1L << 40) - 1), "runs=" + runs);
+      words.set(length - 1, runs ? 7L : 9L);
+      words.force();
+      payload.close();
+      ByteBuffer last = ByteBuffer.allocate(16);
+      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+        channel.read(last, (edge - 1) * Long.BYTES);
+        assertEquals((value & 0xFFFFF) << 44, last.getLong(0), "the word before the edge");
+        assertEquals(value >>> 20, last.getLong(8), "the word after it");
+        ByteBuffer end = ByteBuffer.allocate(8);
+        channel.read(end, (length - 1) * Long.BYTES);
+        assertEquals(runs ? 7L : 9L, end.getLong(0));
+      }
+    }
   }
 }

@@ -42,7 +42,7 @@ final class SemiSortCodec {
   private static final int[] RANK2 = new int[16];
   private static final int[] RANK3 = new int[16];
   /** A code's sorted nibbles, n0 in bits 0-3 up to n3 in bits 12-15. */
-  private static final char[] NIBBLES = new char[CODES];
+  private static final char[] NIBBLES = new char[1 << CODE_BITS];
   /** The lane tables made so far, by lane width, then the paired ones; see {@link #laneNibbles}. */
   private static final long[][] LANES = new long[64][];
 
@@ -91,9 +91,9 @@ final class SemiSortCodec {
   }
 
   /**
-   * @param code a code, in {@code [0, CODES)}
-   * @return its sorted nibbles, the smallest in bits 0-3 and the largest in bits 12-15
-   * @throws ArrayIndexOutOfBoundsException for a code outside {@code [0, CODES)}
+   * @param code a code, any 12 bits
+   * @return its sorted nibbles, the smallest in bits 0-3 and the largest in bits 12-15; 0 (four
+   *     empty nibbles) for a value past the last code, which only a damaged or forged table holds
    */
   static int nibbles(int code) {
     return NIBBLES[code];

@@ -2,20 +2,17 @@ package dev.cuckoo.semisorted;
 
 import com.google.auto.service.AutoService;
 import dev.cuckoo.Concurrency;
-import dev.cuckoo.CuckooFilter;
-import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
-import dev.cuckoo.MappedFilter;
+import dev.cuckoo.engine.BitStringTable;
 import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.ShardedTable;
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.engine.TableProvider;
+import dev.cuckoo.engine.TableWords;
 import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterProvider;
-import dev.cuckoo.spi.MappedPayload;
-import dev.cuckoo.spi.PayloadInput;
-import dev.cuckoo.spi.PayloadOutput;
 import dev.cuckoo.spi.SpecSchema;
-import java.io.IOException;
-import java.util.OptionalLong;
 import java.util.List;
 
 /**
@@ -64,7 +61,7 @@ import java.util.List;
  * (the engine's striped fingerprint store, see the guide's operations chapter).
  */
 @AutoService(FilterProvider.class)
-public final class SemiSortedProvider implements FilterProvider {
+public final class SemiSortedProvider extends TableProvider {
   /** The variant's name. */
   public static final String NAME = "semi-sorted";
 
@@ -176,58 +173,35 @@ public final class SemiSortedProvider implements FilterProvider {
     return CuckooSizing.maxCapacity(SemiSortedTable.SLOTS, fingerprintBits, maxBuckets);
   }
 
-  /** {@inheritDoc} The words of the table {@link #create} allocates (its small stash aside). */
   @Override
-  public OptionalLong memoryToCreate(FilterSpec resolved) {
-    return OptionalLong.of(SemiSortedFilter.tableBytes(resolved));
+  protected long newBucketCount(FilterSpec resolved) {
+    return CuckooSizing.bucketCount(resolved.capacity().getAsLong(), SemiSortedTable.SLOTS,
+        resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved));
+  }
+
+  /** {@inheritDoc} {@link SemiSortedTable#payloadWords}: buckets of {@code 4f - 4} bits, packed. */
+  @Override
+  protected long payloadWords(FilterSpec resolved, long buckets) {
+    return SemiSortedTable.payloadWords(buckets, resolved.fingerprintBits().getAsInt());
   }
 
   @Override
-  public CuckooFilter create(FilterSpec resolved) {
-    return SemiSortedFilter.of(resolved);
-  }
-
-  /** {@inheritDoc} Every width can be built in shards. */
-  @Override
-  public FilterShard createShard(FilterSpec resolved, int index) {
-    return SemiSortedFilter.shard(resolved, index);
+  protected long maxHeapCapacity(FilterSpec resolved) {
+    return maxCapacity(resolved.fingerprintBits().getAsInt());
   }
 
   @Override
-  public void joinShards(FilterSpec resolved, FilterShard.Source source, PayloadOutput out)
-      throws IOException {
-    SemiSortedPayload.join(resolved, source, out);
-  }
-
-  /** Reads the payload {@link SemiSortedPayload} describes. */
-  @Override
-  public CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException {
-    return SemiSortedPayload.read(resolved, payload);
-  }
-
-  /** {@inheritDoc} Yes: every width, stash included. */
-  @Override
-  public boolean mapsFiles() {
-    return true;
+  protected String shape(FilterSpec resolved) {
+    return FilterSpec.FINGERPRINT_BITS + "=" + resolved.fingerprintBits().getAsInt();
   }
 
   @Override
-  public OptionalLong mappedPayloadLength(FilterSpec resolved) {
-    return OptionalLong.of(SemiSortedPayload.mappedLength(resolved));
+  protected BitStringTable wrap(FilterSpec resolved, long buckets, TableWords words) {
+    return SemiSortedTable.wrap(buckets, resolved.fingerprintBits().getAsInt(), words);
   }
 
   @Override
-  public MappedFilter createIn(FilterSpec resolved, MappedPayload payload) throws IOException {
-    return SemiSortedPayload.create(resolved, payload);
-  }
-
-  @Override
-  public MappedFilter open(FilterSpec resolved, MappedPayload payload) throws IOException {
-    return SemiSortedPayload.open(resolved, payload);
-  }
-
-  @Override
-  public void realign(FilterSpec resolved, PayloadInput in, MappedPayload.Factory out) throws IOException {
-    SemiSortedPayload.realign(resolved, in, out);
+  protected TableFilter lookups(TableFilter.Parts parts) {
+    return SemiSortedFilter.of(parts);
   }
 }

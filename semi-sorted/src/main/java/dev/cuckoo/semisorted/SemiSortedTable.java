@@ -1,11 +1,8 @@
 package dev.cuckoo.semisorted;
 
-import dev.cuckoo.engine.CuckooTable;
-import dev.cuckoo.engine.PackedBits;
-import dev.cuckoo.spi.PayloadOutput;
-import java.io.IOException;
-import dev.cuckoo.engine.PartialKeyHashing;
-import java.util.Arrays;
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.engine.BitStringTable;
+import dev.cuckoo.engine.TableWords;
 
 /**
  * The table of a semi-sorted filter: {@code bucketCount} buckets of four {@code f}-bit
@@ -22,15 +19,19 @@ import java.util.Arrays;
  * Every multiset of four fingerprints has exactly one such bucket: a table read from a file is
  * checked with {@link #isCanonical}.
  *
- * <p>Implementations differ only in how fast they search: {@link #create} picks one for the
- * width. Positions are {@code long} bit offsets, so tables of more than 2^31 slots work. Nothing
+ * <p>The bit string lives in {@link TableWords}, on the heap or in a mapped file, and the code
+ * is the same for both. A table mapped from a file is not checked bucket by bucket when it opens,
+ * so a forged code above the last one ({@link SemiSortCodec#CODES}) is read as four empty
+ * nibbles, never past the codec's tables; {@code verify()} reports it. Implementations differ
+ * only in how fast they search: {@link #wrap} picks one for the width. Positions are {@code
+ * long} bit offsets, so tables of more than 2^31 slots work. Nothing
  * here allocates after construction. Not thread-safe for writes, but a write stores only to
  * the words of its own bucket and keeps no scratch state in the table, so writers of buckets in
  * different words may run at once; lookups only read. An entry of this table is its
  * fingerprint: no value rides beside it.
  */
-abstract sealed class SemiSortedTable implements CuckooTable
-    permits Width5To7Table, Width8To15Table, Width16Table, Width17To32Table, MappedSemiSortedTable {
+abstract sealed class SemiSortedTable extends BitStringTable
+    permits Width5To7Table, Width8To15Table, Width16Table, Width17To32Table {
   /*
    * Semi-sorting after Fan et al. [1], section 5.2: of each fingerprint only its high f - 4 bits
    * are stored per slot, and the four low nibbles, sorted, as one SemiSortCodec code, so a
@@ -58,86 +59,31 @@ abstract sealed class SemiSortedTable implements CuckooTable
   static final int MIN_BITS = 5;
   static final int MAX_BITS = 32;
 
-  final long bucketCount;
-  /** The fingerprint width f. */
-  final int bits;
   /** The high bits stored per slot: f - 4. */
   final int highBits;
   final long highMask;
-  /** Bits of one bucket: 4f - 4. */
-  final long bucketBits;
-  /** The table, with one padding word after the buckets (see {@link PackedBits}). */
-  final long[] words;
-  /** {@link PartialKeyHashing#alternateOffsets}, or {@code null}. */
-  private final int[] offsets;
 
-  SemiSortedTable(long bucketCount, int bits, long[] words) {
-    this(bucketCount, bits, words, (long) words.length * Long.BYTES);
-  }
-
-  /**
-   * For {@link MappedSemiSortedTable}, which keeps its words in a mapped file and overrides every
-   * method that reads {@link #words}.
-   */
-  SemiSortedTable(long bucketCount, int bits, long[] words, long tableBytes) {
-    this.bucketCount = bucketCount;
-    this.bits = bits;
+  SemiSortedTable(long bucketCount, int bits, TableWords words) {
+    super(bucketCount, requireWidth(bits), bucketBits(bits), words);
     this.highBits = bits - 4;
     this.highMask = -1L >>> (64 - highBits);
-    this.bucketBits = bucketBits(bits);
-    this.words = words;
-    this.offsets = PartialKeyHashing.alternateOffsets(bucketCount, bits, tableBytes);
   }
 
-  /*
-   * The bit string is read and written through window and write, which a mapped table
-   * overrides: while no mapped table is loaded they have one implementation, which the JIT
-   * inlines, so the heap tables pay nothing for them. The lookups of the Width classes read their
-   * arrays directly.
-   */
-
-  /** @return the 64 bits of the table from bit {@code offset} ({@link PackedBits#window}) */
-  long window(long offset) {
-    return PackedBits.window(words, offset);
+  private static int requireWidth(int bits) {
+    if (bits < MIN_BITS || bits > MAX_BITS) {
+      throw new IllegalArgumentException("no semi-sorted bucket has " + bits + "-bit fingerprints");
+    }
+    return bits;
   }
 
-  /** Stores a field of the table ({@link PackedBits#write}). */
-  void write(long offset, long value, long mask) {
-    PackedBits.write(words, offset, value, mask);
+  /** @return the 64 bits of the table from bit {@code offset} ({@link TableWords#window}) */
+  final long window(long offset) {
+    return words.window(offset);
   }
 
-  /**
-   * @param code a bucket's 12-bit code as read
-   * @return it, as {@link SemiSortCodec#nibbles} takes it: a heap table's codes were all checked
-   *     when it was read, so the code itself
-   */
-  int decodable(int code) {
-    return code;
-  }
-
-  /** @return the bytes the table's words take */
-  long tableBytes() {
-    return (long) words.length * Long.BYTES;
-  }
-
-  /**
-   * Writes the table's first {@code count} words, the payload layout.
-   *
-   * @throws IOException if writing fails
-   */
-  void writePayloadWords(PayloadOutput out, long count) throws IOException {
-    out.writeLongs(words, 0, (int) count);
-  }
-
-  /** @return the bytes held besides the table's words: the alternate offsets, if any */
-  final long extraBytes() {
-    return offsets == null ? 0 : (long) offsets.length * Integer.BYTES;
-  }
-
-  /** {@inheritDoc} From a precomputed offset when the table has them. */
-  @Override
-  public final long alternate(long bucket, int fingerprint) {
-    return PartialKeyHashing.alternateBucket(offsets, bucket, fingerprint, bucketCount);
+  /** Stores a field of the table ({@link TableWords#write}). */
+  final void write(long offset, long value, long mask) {
+    words.write(offset, value, mask);
   }
 
   /** @return the bits of one bucket of {@code f}-bit fingerprints: {@code 4f - 4} */
@@ -149,18 +95,19 @@ abstract sealed class SemiSortedTable implements CuckooTable
    * @return the longs the buckets take, without padding
    */
   static long payloadWords(long bucketCount, int bits) {
-    return (bucketCount * bucketBits(bits) + 63) >>> 6;
+    return BitStringTable.payloadWords(bucketCount, bucketBits(bits));
   }
 
   /**
-   * @return the longs a table of this shape allocates: its payload words and a padding word
+   * @return the longs a table of this shape allocates on the heap: its payload words and the
+   *     padding word of {@link TableWords#onHeap}
    */
   static long allocatedWords(long bucketCount, int bits) {
     return payloadWords(bucketCount, bits) + 1;
   }
 
   /**
-   * Creates an empty table, choosing the fastest implementation for the width.
+   * Creates an empty table on the heap, choosing the fastest implementation for the width.
    *
    * @param bucketCount an even bucket count, with {@link #allocatedWords} at most {@link
    *     #MAX_WORDS}
@@ -168,20 +115,18 @@ abstract sealed class SemiSortedTable implements CuckooTable
    * @return the table
    */
   static SemiSortedTable create(long bucketCount, int bits) {
-    return wrap(bucketCount, bits, new long[Math.toIntExact(allocatedWords(bucketCount, bits))]);
+    return wrap(bucketCount, bits, TableWords.onHeap(payloadWords(bucketCount, bits)));
   }
 
   /**
-   * Wraps words holding a table, choosing the fastest implementation for the width.
+   * Wraps words holding a table (read or mapped from a file, say), choosing the fastest
+   * implementation for the width.
    *
-   * @param words {@link #allocatedWords} longs in the layout described above
+   * @param words {@link #payloadWords} longs in the layout described above
    * @return the table
+   * @throws IllegalArgumentException if the width or the words' length does not fit
    */
-  static SemiSortedTable wrap(long bucketCount, int bits, long[] words) {
-    if (bits < MIN_BITS || bits > MAX_BITS || words.length != allocatedWords(bucketCount, bits)) {
-      throw new IllegalArgumentException(
-          words.length + " words do not hold " + bucketCount + " semi-sorted buckets of " + bits + "-bit fingerprints");
-    }
+  static SemiSortedTable wrap(long bucketCount, int bits, TableWords words) {
     if (bits < 8) {
       return new Width5To7Table(bucketCount, bits, words);
     }
@@ -192,28 +137,6 @@ abstract sealed class SemiSortedTable implements CuckooTable
       return new Width8To15Table(bucketCount, bits, words);
     }
     return new Width17To32Table(bucketCount, bits, words);
-  }
-
-  // ---------------------------------------------------------------- keys to buckets
-
-  /** @return the key's first bucket */
-  @Override
-  public final long bucketIndex(long keyHash) {
-    return PartialKeyHashing.bucketIndex(keyHash, bucketCount);
-  }
-
-  /** @return the key's fingerprint, in {@code [1, 2^f - 1]} */
-  @Override
-  public int fingerprint(long keyHash) {
-    return PartialKeyHashing.fingerprint(keyHash, bits);
-  }
-
-  /** @return whether either bucket of the key holds its fingerprint */
-  @Override
-  public final boolean containsHash(long keyHash) {
-    long bucket1 = bucketIndex(keyHash);
-    int fingerprint = fingerprint(keyHash);
-    return contains(bucket1, alternate(bucket1, fingerprint), fingerprint);
   }
 
   // ---------------------------------------------------------------- searches, per width
@@ -252,9 +175,9 @@ abstract sealed class SemiSortedTable implements CuckooTable
     return bucket * bucketBits;
   }
 
-  /** @return the code of the bucket at this offset (any 12 bits, in a table not checked) */
+  /** @return the code of the bucket at this offset (any 12 bits, in a table not checked: {@link SemiSortCodec#nibbles} reads every one) */
   final int code(long offset) {
-    return decodable((int) window(offset) & SemiSortCodec.CODE_MASK);
+    return (int) window(offset) & SemiSortCodec.CODE_MASK;
   }
 
   /**
@@ -313,11 +236,6 @@ abstract sealed class SemiSortedTable implements CuckooTable
   // ---------------------------------------------------------------- CuckooTable
 
   @Override
-  public final long bucketCount() {
-    return bucketCount;
-  }
-
-  @Override
   public final int slotsPerBucket() {
     return SLOTS;
   }
@@ -344,7 +262,7 @@ abstract sealed class SemiSortedTable implements CuckooTable
     // one in slot p, where p is how many of them are smaller, then encode the nibbles anew. This
     // is the insert path, so it avoids decoding into sort keys and sorting all four.
     long x = window(o);
-    int n = SemiSortCodec.nibbles(decodable((int) x & SemiSortCodec.CODE_MASK));
+    int n = SemiSortCodec.nibbles((int) x & SemiSortCodec.CODE_MASK);
     long highs = x >>> SemiSortCodec.CODE_BITS;
     int h = highBits;
     long m = highMask;
@@ -434,21 +352,13 @@ abstract sealed class SemiSortedTable implements CuckooTable
   }
 
   /** @return the occupied slots of the bucket */
-  final int occupied(long bucket) {
+  @Override
+  protected final int occupied(long bucket) {
     long o = offset(bucket);
     int nibbles = nibblesAt(o);
     int n = 0;
     for (int slot = 0; slot < SLOTS; slot++) {
       n += sortKeyAt(o, nibbles, slot) != 0 ? 1 : 0;
-    }
-    return n;
-  }
-
-  /** @return the slots in use, counted bucket by bucket */
-  final long occupiedSlots() {
-    long n = 0;
-    for (long b = 0; b < bucketCount; b++) {
-      n += occupied(b);
     }
     return n;
   }
@@ -466,16 +376,17 @@ abstract sealed class SemiSortedTable implements CuckooTable
   }
 
   /**
-   * @return whether the bits after the last bucket (to the end of the array) are all zero, as a
-   *     table written by this class has them
+   * {@inheritDoc} That every bucket is a semi-sorted bucket, as this class writes them: a file's
+   * table is checked whole when it is read, and by {@code verify()} when it is mapped.
    */
-  boolean tailIsClear() {
-    return PackedBits.isClearFrom(words, bucketCount * bucketBits);
-  }
-
-  /** Empties every slot. */
   @Override
-  public void clear() {
-    Arrays.fill(words, 0L);
+  public final void requireEncoding(String where) throws CorruptFilterException {
+    for (long b = 0; b < bucketCount; b++) {
+      if (!isCanonical(b)) {
+        throw new CorruptFilterException(
+            where + " payload bucket " + b + " is not a semi-sorted bucket: its code is above "
+                + (SemiSortCodec.CODES - 1) + " or its fingerprints are out of order");
+      }
+    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.cuckoo.semisorted;
 
 import dev.cuckoo.engine.PartialKeyHashing;
+import dev.cuckoo.engine.TableWords;
 
 /**
  * The headline shape, 16-bit fingerprints in 60-bit buckets, searched as {@link Width8To15Table}
@@ -13,7 +14,7 @@ final class Width16Table extends SemiSortedTable {
   private static final long LOW = LO * 0x7FF;
   private static final long[] LANES = SemiSortCodec.laneNibbles(12, false);
 
-  Width16Table(long bucketCount, long[] words) {
+  Width16Table(long bucketCount, TableWords words) {
     super(bucketCount, 16, words);
   }
 

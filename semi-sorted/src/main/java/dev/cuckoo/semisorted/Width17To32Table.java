@@ -1,7 +1,7 @@
 package dev.cuckoo.semisorted;
 
-import dev.cuckoo.engine.PackedBits;
 import dev.cuckoo.engine.SwarLanes;
+import dev.cuckoo.engine.TableWords;
 
 /**
  * The path for fingerprints of 17 to 32 bits (buckets of 64 to 124 bits): the high bits of
@@ -14,7 +14,7 @@ final class Width17To32Table extends SemiSortedTable {
   private final long hi;
   private final long low;
 
-  Width17To32Table(long bucketCount, int bits, long[] words) {
+  Width17To32Table(long bucketCount, int bits, TableWords words) {
     super(bucketCount, bits, words);
     this.lanes = SemiSortCodec.laneNibbles(highBits, true);
     this.lo = SwarLanes.repeat(1L, highBits, 2);
@@ -26,8 +26,8 @@ final class Width17To32Table extends SemiSortedTable {
   private long matches(long offset, long highPattern, long nibblePattern) {
     long nibbles = lanes[code(offset)];
     long first = offset + SemiSortCodec.CODE_BITS;
-    long d01 = (PackedBits.window(words, first) ^ highPattern) | ((nibbles & 0xFFFF_FFFFL) ^ nibblePattern);
-    long d23 = (PackedBits.window(words, first + 2L * highBits) ^ highPattern) | ((nibbles >>> 32) ^ nibblePattern);
+    long d01 = (words.window(first) ^ highPattern) | ((nibbles & 0xFFFF_FFFFL) ^ nibblePattern);
+    long d23 = (words.window(first + 2L * highBits) ^ highPattern) | ((nibbles >>> 32) ^ nibblePattern);
     return SwarLanes.zeroLanes(d01, low, hi) | SwarLanes.zeroLanes(d23, low, hi) << 1;
   }
 
@@ -43,10 +43,10 @@ final class Width17To32Table extends SemiSortedTable {
     long highPattern = (fingerprint >>> 4 & 0x0FFF_FFFFL) * lo;
     long b1 = bucket1 * bucketBits;
     long b2 = bucket2 * bucketBits;
-    long d01 = PackedBits.window(words, b1 + SemiSortCodec.CODE_BITS) ^ highPattern;
-    long d23 = PackedBits.window(words, b1 + SemiSortCodec.CODE_BITS + 2L * highBits) ^ highPattern;
-    long e01 = PackedBits.window(words, b2 + SemiSortCodec.CODE_BITS) ^ highPattern;
-    long e23 = PackedBits.window(words, b2 + SemiSortCodec.CODE_BITS + 2L * highBits) ^ highPattern;
+    long d01 = words.window(b1 + SemiSortCodec.CODE_BITS) ^ highPattern;
+    long d23 = words.window(b1 + SemiSortCodec.CODE_BITS + 2L * highBits) ^ highPattern;
+    long e01 = words.window(b2 + SemiSortCodec.CODE_BITS) ^ highPattern;
+    long e23 = words.window(b2 + SemiSortCodec.CODE_BITS + 2L * highBits) ^ highPattern;
     if ((SwarLanes.anyZero(d01, d23, lo, hi) | SwarLanes.anyZero(e01, e23, lo, hi)) == 0) {
       return false;
     }

@@ -1,7 +1,7 @@
 package dev.cuckoo.semisorted;
 
-import dev.cuckoo.engine.PackedBits;
 import dev.cuckoo.engine.SwarLanes;
+import dev.cuckoo.engine.TableWords;
 
 /**
  * The path for fingerprints of 5 to 7 bits, whose 1 to 3 high bits per slot are too narrow a
@@ -15,13 +15,13 @@ final class Width5To7Table extends SemiSortedTable {
 
   private final long[] lanes = SemiSortCodec.laneNibbles(4, false);
 
-  Width5To7Table(long bucketCount, int bits, long[] words) {
+  Width5To7Table(long bucketCount, int bits, TableWords words) {
     super(bucketCount, bits, words);
   }
 
   /** @return the lanes of the bucket at this offset that are zero where a slot holds the fingerprint */
   private long difference(long offset, long highPattern, long nibblePattern) {
-    long x = PackedBits.window(words, offset);
+    long x = words.window(offset);
     long highs = x >>> SemiSortCodec.CODE_BITS;
     int h = highBits;
     long m = highMask;

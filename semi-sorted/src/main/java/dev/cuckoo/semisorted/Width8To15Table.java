@@ -1,7 +1,7 @@
 package dev.cuckoo.semisorted;
 
-import dev.cuckoo.engine.PackedBits;
 import dev.cuckoo.engine.SwarLanes;
+import dev.cuckoo.engine.TableWords;
 
 /**
  * The fast path for fingerprints of 8 to 15 bits (buckets of 28 to 56 bits): one 64-bit window
@@ -35,7 +35,7 @@ final class Width8To15Table extends SemiSortedTable {
   private final long hi;
   private final long low;
 
-  Width8To15Table(long bucketCount, int bits, long[] words) {
+  Width8To15Table(long bucketCount, int bits, TableWords words) {
     super(bucketCount, bits, words);
     this.lanes = SemiSortCodec.laneNibbles(highBits, false);
     this.lo = SwarLanes.repeat(1L, highBits, SLOTS);
@@ -59,8 +59,8 @@ final class Width8To15Table extends SemiSortedTable {
    */
 
   /** @return the lanes of the bucket at this offset that are zero where a slot holds the fingerprint */
-  private static long difference(long[] words, long[] lanes, long offset, long highPattern, long nibblePattern) {
-    long x = PackedBits.window(words, offset);
+  private static long difference(TableWords words, long[] lanes, long offset, long highPattern, long nibblePattern) {
+    long x = words.window(offset);
     return ((x >>> SemiSortCodec.CODE_BITS) ^ highPattern)
         | (lanes[(int) x & SemiSortCodec.CODE_MASK] ^ nibblePattern);
   }
@@ -71,11 +71,11 @@ final class Width8To15Table extends SemiSortedTable {
    * @param hi the top bit of each
    * @return whether either bucket, at these bit offsets, holds the fingerprint
    */
-  static boolean contains(long[] words, long[] lanes, long offset1, long offset2, int fingerprint, long lo, long hi) {
+  static boolean contains(TableWords words, long[] lanes, long offset1, long offset2, int fingerprint, long lo, long hi) {
     long highPattern = (fingerprint >>> 4) * lo;
     // Both windows are read before either is tested, so the two cache misses overlap.
-    long x1 = PackedBits.window(words, offset1);
-    long x2 = PackedBits.window(words, offset2);
+    long x1 = words.window(offset1);
+    long x2 = words.window(offset2);
     long h1 = (x1 >>> SemiSortCodec.CODE_BITS) ^ highPattern;
     long h2 = (x2 >>> SemiSortCodec.CODE_BITS) ^ highPattern;
     if ((SwarLanes.anyZero(h1, lo, hi) | SwarLanes.anyZero(h2, lo, hi)) == 0) {
@@ -90,9 +90,9 @@ final class Width8To15Table extends SemiSortedTable {
   /**
    * @param low every bit of each lane but its top one
    * @return the copies of the fingerprint in the buckets at these bit offsets
-   * @see #contains(long[], long[], long, long, int, long, long)
+   * @see #contains(TableWords, long[], long, long, int, long, long)
    */
-  static int count(long[] words, long[] lanes, long offset1, long offset2, int fingerprint, long lo, long hi, long low) {
+  static int count(TableWords words, long[] lanes, long offset1, long offset2, int fingerprint, long lo, long hi, long low) {
     long highPattern = (fingerprint >>> 4) * lo;
     long nibblePattern = (fingerprint & 0xF) * lo;
     return Long.bitCount(SwarLanes.zeroLanes(difference(words, lanes, offset1, highPattern, nibblePattern), low, hi))

@@ -3,6 +3,7 @@ package dev.cuckoo.semisorted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.testkit.HugeFilters;
 import dev.cuckoo.testkit.TestSeed;
@@ -29,19 +30,19 @@ class HugeTableTest {
   void keysInTheHighestBucketsAreStoredFoundWrittenAndRead(int bits, @TempDir Path dir) throws IOException {
     // Capacity for a table just over 2^31 slots.
     long capacity = 2_000_000_000L;
-    SemiSortedFilter f = (SemiSortedFilter) CuckooFilters.create(
+    TableFilter f = (TableFilter) CuckooFilters.create(
         "semi-sorted?capacity=" + capacity + "&fingerprintBits=" + bits);
-    SemiSortedTable table = f.table();
-    long slots = table.bucketCount * SemiSortedTable.SLOTS;
+    SemiSortedTable table = (SemiSortedTable) f.table();
+    long slots = table.bucketCount() * SemiSortedTable.SLOTS;
     assertTrue(slots > SLOTS_ABOVE, slots + " slots");
     assertEquals(bits == 16 ? Width16Table.class : Width5To7Table.class, table.getClass());
 
     // Keys whose first bucket is among the last 4,096: found by hashing random keys.
     SplittableRandom r = TestSeed.random("keys in the highest buckets, f=" + bits);
-    long top = table.bucketCount - 4_096;
+    long top = table.bucketCount() - 4_096;
     List<List<Long>> keys = HugeFilters.highAndLowKeys(f, table::bucketIndex, top, r);
     // The slots past 2^31 really hold them: the last buckets are occupied.
-    HugeFilters.addAndFind(f, keys, table::occupied, top, table.bucketCount);
+    HugeFilters.addAndFind(f, keys, table::occupied, top, table.bucketCount());
     assertTrue(top * SemiSortedTable.SLOTS > SLOTS_ABOVE, "slots past 2^31");
     assertTrue(table.offset(top) > 1L << 33, "bit offsets past 2^33");
 

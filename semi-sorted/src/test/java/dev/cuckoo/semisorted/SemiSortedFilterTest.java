@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
@@ -30,14 +31,14 @@ class SemiSortedFilterTest {
   @ValueSource(ints = {5, 8, 9, 13, 16, 17, 32})
   void fillingToTheFirstRefusalReachesNinetyFivePercentAndKeepsEveryKey(int bits) throws IOException {
     String config = "semi-sorted?capacity=150000&fingerprintBits=" + bits;
-    SemiSortedFilter f = (SemiSortedFilter) CuckooFilters.create(config);
+    TableFilter f = (TableFilter) CuckooFilters.create(config);
     long salt = TestSeed.random("fill " + config).nextLong();
     long n = 0;
     while (f.add(Filters.mix(salt + n))) {
       n++;
     }
-    SemiSortedTable t = f.table();
-    double load = (double) (f.size() - f.stash().size()) / (t.bucketCount * SemiSortedTable.SLOTS);
+    SemiSortedTable t = (SemiSortedTable) f.table();
+    double load = (double) (f.size() - f.stash().size()) / (t.bucketCount() * SemiSortedTable.SLOTS);
     double bitsPerItem = 8.0 * f.sizeInBytes() / f.size();
     double bound = (bits - 1) / 0.95 * 1.01;
     String at = config + " (" + TestSeed.rerun() + "): " + n + " keys, table load " + load + ", "
@@ -90,7 +91,7 @@ class SemiSortedFilterTest {
   @ParameterizedTest(name = "f={0}")
   @ValueSource(ints = {13, 16})
   void aKeyFitsEightTimesInItsBucketsThenTheStashTakesEightMore(int bits) throws IOException {
-    SemiSortedFilter f = (SemiSortedFilter) CuckooFilters.create("semi-sorted?capacity=1000&fingerprintBits=" + bits);
+    TableFilter f = (TableFilter) CuckooFilters.create("semi-sorted?capacity=1000&fingerprintBits=" + bits);
     for (int i = 0; i < 8; i++) {
       assertTrue(f.add("same"), "copy " + i);
     }
@@ -124,7 +125,7 @@ class SemiSortedFilterTest {
     assertTrue(CuckooFilters.create("semi-sorted?capacity=1000") instanceof SemiSortedFilter.OfWidth16);
     assertTrue(CuckooFilters.create("semi-sorted?capacity=1000&fingerprintBits=13") instanceof SemiSortedFilter.OfAnyWidth);
     assertTrue(CuckooFilters.create("semi-sorted?capacity=1000&fingerprintBits=16&concurrency=striped")
-        instanceof SemiSortedFilter.Striped);
+        instanceof TableFilter.ThroughStore);
   }
 
   @Test

@@ -101,8 +101,8 @@ class SemiSortedTableTest {
         t.store(o, 0, 0, 0, 0);
       }
     }
-    for (long w : t.words) {
-      assertEquals(0, w, "f=" + bits + ": an emptied bucket left bits set, " + TestSeed.rerun());
+    for (long i = 0; i < t.words().length(); i++) {
+      assertEquals(0, t.words().get(i), "f=" + bits + ": an emptied bucket left bits set, " + TestSeed.rerun());
     }
   }
 
@@ -191,25 +191,25 @@ class SemiSortedTableTest {
     // f = 16: bucket 1 starts at bit 60 and straddles words 0 and 1.
     SemiSortedTable t = SemiSortedTable.create(4, 16);
     assertEquals(Width16Table.class, t.getClass());
-    assertEquals(60, t.bucketBits);
+    assertEquals(60, t.bucketBits());
     assertEquals(5, SemiSortedTable.allocatedWords(4, 16), "240 bits, and a padding word");
     t.insert(1, 0xABC5);
     t.insert(1, 0x1230);
     // Sorted by nibble: 0x1230 (nibble 0) then 0xABC5 (nibble 5), after two empty slots.
     int code = SemiSortCodec.encode(0, 0, 0, 5);
     long bucket = code | 0x123L << (12 + 24) | 0xABCL << (12 + 36);
-    assertEquals(bucket << 60, t.words[0]);
-    assertEquals(bucket >>> 4, t.words[1]);
+    assertEquals(bucket << 60, t.words().get(0));
+    assertEquals(bucket >>> 4, t.words().get(1));
     assertArrayEquals(new long[] {0, 0, 0x1230, 0xABC5}, slots(t, 1));
 
     // f = 13: four 48-bit buckets fill three words exactly.
     SemiSortedTable u = SemiSortedTable.create(4, 13);
-    assertEquals(48, u.bucketBits);
+    assertEquals(48, u.bucketBits());
     assertEquals(4, SemiSortedTable.allocatedWords(4, 13));
     u.insert(1, 0x1FFF);
     long b1 = SemiSortCodec.encode(0, 0, 0, 15) | 0x1FFL << (12 + 27);
-    assertEquals(b1 << 48, u.words[0]);
-    assertEquals(b1 >>> 16, u.words[1]);
+    assertEquals(b1 << 48, u.words().get(0));
+    assertEquals(b1 >>> 16, u.words().get(1));
   }
 
   @Test
@@ -223,20 +223,20 @@ class SemiSortedTableTest {
     assertEquals(Width17To32Table.class, SemiSortedTable.create(2, 32).getClass());
     assertThrows(IllegalArgumentException.class, () -> SemiSortedTable.create(2, 4));
     assertThrows(IllegalArgumentException.class, () -> SemiSortedTable.create(2, 33));
-    assertThrows(IllegalArgumentException.class, () -> SemiSortedTable.wrap(2, 16, new long[1]));
+    assertThrows(IllegalArgumentException.class, () -> SemiSortedTable.wrap(2, 16, dev.cuckoo.engine.TableWords.onHeap(new long[1])));
   }
 
   @Test
   void aCodeAboveTheLastOrSlotsOutOfOrderAreNotCanonical() {
     SemiSortedTable t = SemiSortedTable.create(4, 16);
-    t.words[0] = SemiSortCodec.CODES;
+    t.words().set(0, SemiSortCodec.CODES);
     assertFalse(t.isCanonical(0));
-    t.words[0] = SemiSortCodec.CODES - 1;
+    t.words().set(0, SemiSortCodec.CODES - 1);
     assertTrue(t.isCanonical(0), "all four 0xF nibbles with high parts 0");
     // Nibbles 0, 0, 0, 0 and high parts 2, 1, 0, 0: out of order.
-    t.words[0] = 2L << 12 | 1L << 24;
+    t.words().set(0, 2L << 12 | 1L << 24);
     assertFalse(t.isCanonical(0));
-    t.words[0] = 1L << 36 | 2L << 48;
+    t.words().set(0, 1L << 36 | 2L << 48);
     assertTrue(t.isCanonical(0));
   }
 }

@@ -53,9 +53,6 @@ public abstract class TablePayloadContractTest {
    */
   protected abstract long[] tableWithOneFingerprint(int words);
 
-  /** @return what the rejection of a table with bits set past its last slot says */
-  protected abstract String tailMessage();
-
   private static FilterSpec resolve(String config) {
     FilterSpec parsed = FilterSpec.parse(config);
     return CuckooFilters.variant(parsed.variant()).resolve(parsed);
@@ -115,7 +112,7 @@ public abstract class TablePayloadContractTest {
     assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets, 1, words - 1, table, 0))).getMessage().contains("longs"));
     long[] tail = table.clone();
     tail[words - 1] = Long.MIN_VALUE; // the tables of the small config end mid-word
-    assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets, 1, words, tail, 0))).getMessage().contains(tailMessage()));
+    assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets, 1, words, tail, 0))).getMessage().contains("after the last bucket"));
     assertTrue(rejected(file(spec, length, tablePayload(LAYOUT, buckets, 1, words, table, 9))).getMessage().contains("stash"));
     // Stash entries: a bucket out of range, a zero fingerprint, one wider than the width.
     long[][] entries = {{buckets, 5}, {0, 0}, {0, 1L << bits}};

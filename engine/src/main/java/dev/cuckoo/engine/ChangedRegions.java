@@ -1,0 +1,55 @@
+package dev.cuckoo.engine;
+
+import dev.cuckoo.spi.MappedPayload;
+
+/**
+ * Which regions of a mapped table were stored to since the last force: every store marks its
+ * region (64 KiB or more, at most 2^20 regions), and {@link #report} tells the payload ({@link
+ * MappedPayload#changed}), so that the file's checksum is updated by rereading those alone. For a
+ * read-only file the array is empty, so that a store throws before it writes anything.
+ */
+final class ChangedRegions {
+  /** Log2 of the fewest longs a region holds: 2^13 longs, 64 KiB. */
+  private static final int MIN_REGION_SHIFT = 13;
+  /** Log2 of the most regions. */
+  private static final int MAX_REGIONS_SHIFT = 20;
+
+  private final MappedPayload payload;
+  /** Where the words start in the payload, in bytes. */
+  private final long at;
+  private final long length;
+  /** Log2 of the longs of a region. */
+  private final int regionShift;
+  private final boolean[] changed;
+
+  ChangedRegions(MappedPayload payload, long at, long length) {
+    this.payload = payload;
+    this.at = at;
+    this.length = length;
+    this.regionShift = Math.max(MIN_REGION_SHIFT, 64 - Long.numberOfLeadingZeros(length) - MAX_REGIONS_SHIFT);
+    this.changed = payload.writable() ? new boolean[(int) ((length + (1L << regionShift) - 1) >>> regionShift)]
+        : new boolean[0];
+  }
+
+  /**
+   * Marks the region of a word as changed, before the word is stored.
+   *
+   * @param index the word
+   * @throws ArrayIndexOutOfBoundsException for a read-only file
+   */
+  void mark(long index) {
+    changed[(int) (index >>> regionShift)] = true;
+  }
+
+  /** Reports the regions marked since the last report to the payload, and unmarks them. */
+  void report() {
+    long regionWords = 1L << regionShift;
+    for (int r = 0; r < changed.length; r++) {
+      if (changed[r]) {
+        long first = (long) r << regionShift;
+        payload.changed(at + first * Long.BYTES, Math.min(regionWords, length - first) * Long.BYTES);
+        changed[r] = false;
+      }
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.cuckoo.engine;
+
+import java.nio.MappedByteBuffer;
+
+/**
+ * {@link MappedWords} whose segments did not land next to one another in memory (something else
+ * was mapped between them): word {@code i} is in segment {@code i >>> 27}, at that segment's
+ * address. Only a file of more than 1 GiB of table can need it, and the class is loaded only
+ * when one does, so the JIT compiles the other storages' reads without a type check for it.
+ */
+final class SegmentedWords extends FileWords {
+  private final long[] addresses;
+
+  private SegmentedWords(MappedByteBuffer[] segments, long[] addresses, long length, ChangedRegions changed) {
+    super(segments, length, changed);
+    this.addresses = addresses;
+  }
+
+  /**
+   * @return the words, typed so that a caller's verification does not load this class
+   */
+  static TableWords of(MappedByteBuffer[] segments, long[] addresses, long length, ChangedRegions changed) {
+    return new SegmentedWords(segments, addresses, length, changed);
+  }
+
+  @Override
+  long address(long index) {
+    return addresses[(int) (index >>> MappedWords.SEGMENT_SHIFT)] + ((index & MappedWords.SEGMENT_MASK) << 3);
+  }
+}

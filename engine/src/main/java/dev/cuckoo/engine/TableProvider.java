@@ -1,0 +1,230 @@
+package dev.cuckoo.engine;
+
+import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterShard;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.MappedFilter;
+import dev.cuckoo.spi.FilterProvider;
+import dev.cuckoo.spi.MappedPayload;
+import dev.cuckoo.spi.PayloadInput;
+import dev.cuckoo.spi.PayloadOutput;
+import java.io.IOException;
+import java.util.OptionalLong;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * The provider of a variant that is one {@link BitStringTable} and a stash: everything such a
+ * provider does but encode its table is here, once. A variant gives its name, schema and
+ * validation (as any {@link FilterProvider}), and what only its encoding knows: the bucket count
+ * of a new table ({@link #newBucketCount}), the words a table of a bucket count takes ({@link
+ * #payloadWords}), its table class for a shape over any {@link TableWords} ({@link #wrap}), the
+ * largest capacity one array on the heap holds ({@link #maxHeapCapacity}), and its filter class
+ * for a heap table without concurrency ({@link #lookups}). This class then creates filters on the
+ * heap (refusing a table larger than one array), reads them, builds and joins shards, creates and
+ * maps files and rewrites older ones, all in the engine's {@link TablePayload} layout, and {@link
+ * TableFilter#compose} makes every combination of storage, shards and concurrency.
+ */
+public abstract class TableProvider implements FilterProvider {
+
+  /** For a variant's provider, which {@link java.util.ServiceLoader} makes. */
+  protected TableProvider() {}
+
+  /**
+   * @param resolved a resolved spec
+   * @return the bucket count of a new table of that spec, all shards together: even, and a
+   *     multiple of twice the shards
+   */
+  protected abstract long newBucketCount(FilterSpec resolved);
+
+  /**
+   * @param resolved a resolved spec
+   * @param buckets a bucket count
+   * @return the longs a table of that shape and bucket count takes in the payload
+   */
+  protected abstract long payloadWords(FilterSpec resolved, long buckets);
+
+  /**
+   * @param resolved a resolved spec
+   * @return the largest capacity of its shape whose table one array on the heap holds
+   */
+  protected abstract long maxHeapCapacity(FilterSpec resolved);
+
+  /**
+   * @param resolved a resolved spec
+   * @return its shape as a refusal names it, as {@code fingerprintBits=8 and bucketSize=4}
+   */
+  protected abstract String shape(FilterSpec resolved);
+
+  /**
+   * The table of a shape over words, of the fastest class for it.
+   *
+   * @param resolved a resolved spec
+   * @param buckets the bucket count
+   * @param words {@link #payloadWords} longs, on the heap or mapped
+   * @return the table
+   */
+  protected abstract BitStringTable wrap(FilterSpec resolved, long buckets, TableWords words);
+
+  /**
+   * The variant's filter for a heap table without concurrency: a class that names the table's
+   * final class, so that a lookup reaches it with no type check ({@link TableFilter}).
+   *
+   * @param parts what the filter is made of, its table made by {@link #wrap}
+   * @return the filter
+   */
+  protected abstract TableFilter lookups(TableFilter.Parts parts);
+
+  /**
+   * Refuses a spec whose table is more than one array on the heap holds: such a filter lives in
+   * a file.
+   *
+   * @param resolved the resolved spec
+   * @throws IllegalArgumentException naming the largest capacity the heap takes at that shape,
+   *     and {@code CuckooFilters.createFile} and {@code open}
+   */
+  protected final void requireHeapTable(FilterSpec resolved) {
+    long capacity = resolved.capacity().getAsLong();
+    long max = maxHeapCapacity(resolved);
+    // The bound is for one table: a sharded one is sized with slack per shard, so its words are
+    // checked too.
+    if (capacity > max || heapWords(resolved) > TablePayload.MAX_HEAP_WORDS) {
+      int shards = ShardedTable.shardsOf(resolved);
+      throw TablePayload.tooLargeForHeap(name(), capacity, shape(resolved)
+          + (shards > 1 ? " (less in " + shards + " shards)" : ""), max);
+    }
+  }
+
+  /** @return the longs a new heap table of the spec allocates: its words and a padding word */
+  private long heapWords(FilterSpec resolved) {
+    return payloadWords(resolved, newBucketCount(resolved)) + 1;
+  }
+
+  /** {@inheritDoc} The words of the table {@link #create} allocates (its small stash aside). */
+  @Override
+  public final OptionalLong memoryToCreate(FilterSpec resolved) {
+    requireHeapTable(resolved);
+    return OptionalLong.of(Long.BYTES * heapWords(resolved));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException for a table larger than one array holds ({@link
+   *     #requireHeapTable})
+   */
+  @Override
+  public final CuckooFilter create(FilterSpec resolved) {
+    requireHeapTable(resolved);
+    long buckets = newBucketCount(resolved);
+    BitStringTable table = wrap(resolved, buckets, TableWords.onHeap(payloadWords(resolved, buckets)));
+    return TableFilter.compose(resolved, table, new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0, null, this);
+  }
+
+  /** {@inheritDoc} Every shape can be built in shards: a shard is a table of one shard's buckets. */
+  @Override
+  public final FilterShard createShard(FilterSpec resolved, int index) {
+    int shards = ShardedTable.shardsOf(resolved);
+    long buckets = newBucketCount(resolved) / shards;
+    long words = payloadWords(resolved, buckets);
+    TableShard.requireHeapShard(resolved, words + 1, TablePayload.MAX_HEAP_WORDS);
+    BitStringTable table = wrap(resolved, buckets, TableWords.onHeap(words));
+    return new TableShard(resolved, ShardedTable.shard(table, shards, index, resolved.fingerprintBits().getAsInt(),
+        table.words().bytes()), words, o -> table.words().writeTo(o, words));
+  }
+
+  @Override
+  public final void joinShards(FilterSpec resolved, FilterShard.Source source, PayloadOutput out) throws IOException {
+    long buckets = newBucketCount(resolved);
+    TableShard.join(resolved, resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(),
+        ShardedTable.shardsOf(resolved), buckets, payloadWords(resolved, buckets), source, out);
+  }
+
+  /**
+   * {@inheritDoc} Checks every size against the spec before allocating ({@link
+   * TablePayload#read}), the bits past the table's last bucket, the table's encoding, and the
+   * items declared against the fingerprints held.
+   *
+   * @throws CorruptFilterException if anything disagrees
+   * @throws IllegalArgumentException if the table is more than the heap holds ({@link
+   *     #requireHeapTable}): such a file is mapped, not read
+   */
+  @Override
+  public final CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException {
+    requireHeapTable(resolved);
+    TablePayload.Contents contents = TablePayload.read(payload, name(), resolved.capacity().getAsLong(),
+        resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved),
+        new PayloadWords(this, resolved));
+    BitStringTable table = wrap(resolved, contents.buckets(), contents.words());
+    if (!table.tailIsClear()) {
+      throw new CorruptFilterException(name() + " payload has bits set after the last bucket of its table");
+    }
+    table.requireEncoding(name());
+    TablePayload.requireItems(name(), contents, table.occupiedSlots());
+    return TableFilter.compose(resolved, table, contents.stash(), contents.items(), null, this);
+  }
+
+  /** {@inheritDoc} Yes: every shape, stash included. */
+  @Override
+  public final boolean mapsFiles() {
+    return true;
+  }
+
+  @Override
+  public final OptionalLong mappedPayloadLength(FilterSpec resolved) {
+    return OptionalLong.of(TablePayload.alignedLength(payloadWords(resolved, newBucketCount(resolved))));
+  }
+
+  /** {@inheritDoc} Writes a new, empty payload into the file and maps its table. */
+  @Override
+  public final MappedFilter createIn(FilterSpec resolved, MappedPayload payload) throws IOException {
+    long buckets = newBucketCount(resolved);
+    return mapped(resolved, TablePayload.create(payload, name(), resolved.capacity().getAsLong(),
+        resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved),
+        buckets, payloadWords(resolved, buckets)));
+  }
+
+  /**
+   * {@inheritDoc} Checks the payload's fields and sizes, not its table: {@code verify()} does.
+   *
+   * @throws CorruptFilterException if a field disagrees with the spec or the payload's length
+   */
+  @Override
+  public final MappedFilter open(FilterSpec resolved, MappedPayload payload) throws IOException {
+    return mapped(resolved, TablePayload.open(payload, name(), resolved.capacity().getAsLong(),
+        resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved),
+        new PayloadWords(this, resolved)));
+  }
+
+  private MappedFilter mapped(FilterSpec resolved, TablePayload.MappedContents contents) {
+    BitStringTable table = wrap(resolved, contents.buckets(), contents.words());
+    return (MappedFilter) TableFilter.compose(resolved, table, contents.stash(), contents.items(), contents.file(),
+        this);
+  }
+
+  /** Rewrites a payload of an earlier format version as one that maps ({@link TablePayload#realign}). */
+  @Override
+  public final void realign(FilterSpec resolved, PayloadInput in, MappedPayload.Factory out) throws IOException {
+    TablePayload.realign(in, out, name(), resolved.capacity().getAsLong(), resolved.bucketSize().getAsInt(),
+        resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved), new PayloadWords(this, resolved));
+  }
+
+  /**
+   * {@link #payloadWords} of a spec, as {@link TablePayload} asks for it: a class rather than a
+   * lambda, which would be a class spun at run time on a process's first open.
+   */
+  private static final class PayloadWords implements LongUnaryOperator {
+    private final TableProvider provider;
+    private final FilterSpec resolved;
+
+    PayloadWords(TableProvider provider, FilterSpec resolved) {
+      this.provider = provider;
+      this.resolved = resolved;
+    }
+
+    @Override
+    public long applyAsLong(long buckets) {
+      return provider.payloadWords(resolved, buckets);
+    }
+  }
+}

@@ -1,0 +1,167 @@
+package dev.cuckoo.engine;
+
+import dev.cuckoo.spi.MappedPayload;
+import dev.cuckoo.spi.PayloadOutput;
+import java.io.IOException;
+
+/**
+ * The words a bucket table keeps its bit string in, wherever they are: the one seam between a
+ * table's encoding and its storage. A table reads and writes its slots through this class only,
+ * so that one table class serves a filter on the heap and a filter mapped from a file.
+ *
+ * <p>The contract, for every storage: {@link #length} longs, word {@code i} read by {@link #get}
+ * and stored by {@link #set}; the words read together as one little-endian bit string (bit
+ * {@code i} is bit {@code i % 64} of word {@code i / 64}), which {@link #window} reads 64 bits of
+ * at any bit offset (zeros past the last word) and {@link #write} stores a field of at any bit
+ * offset, storing only to the words the field occupies and keeping their other bits. Indexes are
+ * the caller's to keep in range: a table's are by construction (a bucket index is below its
+ * bucket count, whose words the storage was made to hold), so no storage checks them word by
+ * word.
+ *
+ * <p>The storages: {@link #onHeap} (a {@code long[]}, with a padding word after the bit string
+ * so that a window never looks past the array), {@link #map} (a file's words, of any length, see
+ * {@link MappedWords}), and any subclass a test makes (one that records or loses writes, say).
+ * While a process has loaded one storage class, the JIT sees one implementation of each method
+ * and inlines it into the table's search with no type check: a process of heap filters runs the
+ * code it ran before the seam existed, give or take a load (docs/results.md, "The heap path").
+ * So that a class is loaded only when a filter uses it, this class names its storages only in
+ * calls to their static factories, which the verifier does not load a class to check.
+ */
+public abstract class TableWords {
+
+  /** For the engine's storages and for tests' own. */
+  protected TableWords() {}
+
+  /**
+   * @param length the longs of the bit string, without padding
+   * @return zeroed words on the heap, with one padding word after them
+   * @throws IllegalArgumentException if that is more than one array holds ({@link
+   *     TablePayload#MAX_HEAP_WORDS})
+   */
+  public static TableWords onHeap(long length) {
+    if (length < 0 || length + 1 > TablePayload.MAX_HEAP_WORDS) {
+      throw new IllegalArgumentException(length + " longs are more than one array holds");
+    }
+    return HeapWords.of(new long[(int) length + 1], length);
+  }
+
+  /**
+   * @param words the bit string (read from a file, say), followed by one zero padding word
+   * @return words on the heap over that array, which they now own
+   */
+  public static TableWords onHeap(long[] words) {
+    if (words.length == 0) {
+      throw new IllegalArgumentException("no padding word");
+    }
+    return HeapWords.of(words, words.length - 1L);
+  }
+
+  /**
+   * Maps words of a payload: see {@link MappedWords}.
+   *
+   * @param payload the payload
+   * @param at where the words start in it, in bytes
+   * @param length how many longs
+   * @return them
+   * @throws IOException if mapping fails
+   */
+  public static TableWords map(MappedPayload payload, long at, long length) throws IOException {
+    return MappedWords.mapSegments(payload, at, length);
+  }
+
+  /** @return the longs of the bit string, padding aside */
+  public abstract long length();
+
+  /**
+   * @param index a word, below {@link #length}
+   * @return it
+   */
+  public abstract long get(long index);
+
+  /**
+   * @param index a word, below {@link #length}
+   * @param value what to store there
+   */
+  public abstract void set(long index, long value);
+
+  /**
+   * Bits {@code [offset, offset + 64)} of the bit string, zeros past its end.
+   *
+   * @param offset a bit offset below {@code 64·length()}
+   * @return the 64 bits from there, bit {@code offset} in bit 0
+   */
+  public long window(long offset) {
+    long w = offset >>> 6;
+    long next = w + 1 < length() ? get(w + 1) : 0L;
+    return (get(w) >>> offset) | ((next << 1) << ~offset);
+  }
+
+  /**
+   * Stores the low bits of {@code value} that {@code mask} selects at the bit offset, storing to
+   * the word after only when the field reaches into it, and keeping every other bit of the words
+   * it stores to ({@link PackedBits#write}).
+   *
+   * @param offset a bit offset
+   * @param value the field
+   * @param mask {@code 2^bits - 1} for the field's width
+   */
+  public void write(long offset, long value, long mask) {
+    long w = offset >>> 6;
+    long v = value & mask;
+    set(w, (get(w) & ~(mask << offset)) | (v << offset));
+    long spill = (mask >>> 1) >>> ~offset;
+    if (spill != 0) {
+      set(w + 1, (get(w + 1) & ~spill) | ((v >>> 1) >>> ~offset));
+    }
+  }
+
+  /**
+   * @param bit a bit offset
+   * @return whether every bit from there to the end of the storage (padding included) is zero
+   */
+  public boolean isClearFrom(long bit) {
+    for (long w = bit >>> 6; w < length(); w++) {
+      long unused = w == bit >>> 6 ? -1L << bit : -1L;
+      if ((get(w) & unused) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Zeros every word. */
+  public void clear() {
+    for (long w = 0; w < length(); w++) {
+      if (get(w) != 0) {
+        set(w, 0L); // a word already zero is left alone: a mapped file's untouched pages stay untouched
+      }
+    }
+  }
+
+  /**
+   * Writes the first {@code count} words, in order.
+   *
+   * @param out where to write them
+   * @param count how many, at most {@link #length}
+   * @throws IOException if writing fails
+   */
+  public void writeTo(PayloadOutput out, long count) throws IOException {
+    for (long i = 0; i < count; i++) {
+      out.writeLong(get(i));
+    }
+  }
+
+  /** @return the bytes the storage holds, padding included */
+  public abstract long bytes();
+
+  /**
+   * Makes the words written so far reach their storage's medium, for a storage that has one:
+   * nothing for the heap; a mapped file's changed pages written and waited for.
+   */
+  public void force() {}
+
+  /** @return whether {@link #force} has anything to do: the words live in a file */
+  public boolean isMapped() {
+    return false;
+  }
+}

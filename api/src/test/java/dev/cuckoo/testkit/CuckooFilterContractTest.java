@@ -76,6 +76,18 @@ public abstract class CuckooFilterContractTest {
   protected abstract String variant();
 
   /**
+   * Makes a filter of a config for a behaviour test: on the heap by default; a subclass may make
+   * it where else the variant keeps filters (in a file, with {@link
+   * CuckooFilters#createFile}), so that the kit runs over every storage.
+   *
+   * @param config a config from {@link #configs}
+   * @return an empty filter of it
+   */
+  protected CuckooFilter newFilter(String config) {
+    return CuckooFilters.create(config);
+  }
+
+  /**
    * @return the config strings to check, each naming a capacity; keep capacities modest (a few
    *     thousand to a few tens of thousands) so that the suite stays quick
    */
@@ -184,7 +196,7 @@ public abstract class CuckooFilterContractTest {
   @MethodSource("configSource")
   void randomOperationsMatchTheMultisetModel(String config) {
     SplittableRandom r = random("model", config);
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     FilterSpec spec = f.spec();
     String where = where(config, "model");
     int poolSize = (int) Math.min(40_000, spec.capacity().getAsLong() * 13 / 10 + 16);
@@ -262,7 +274,7 @@ public abstract class CuckooFilterContractTest {
   @MethodSource("configSource")
   void fillingToTheFirstRefusalLosesNothing(String config) {
     SplittableRandom r = random("fill", config);
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     FilterSpec spec = f.spec();
     String where = where(config, "fill");
     long capacity = spec.capacity().getAsLong();
@@ -324,7 +336,7 @@ public abstract class CuckooFilterContractTest {
   @MethodSource("configSource")
   void falsePositiveRateMatchesExpectedFppAtSeveralLoads(String config) {
     SplittableRandom r = random("fpp", config);
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     String where = where(config, "fpp");
     long capacity = f.spec().capacity().getAsLong();
     long salt = r.nextLong();
@@ -369,7 +381,7 @@ public abstract class CuckooFilterContractTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("configSource")
   void addLookupCountAndRemoveAllocateNothing(String config) {
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     if (!allocationFree(f.spec())) {
       return;
     }
@@ -393,7 +405,7 @@ public abstract class CuckooFilterContractTest {
   @MethodSource("configSource")
   void everyKeyFormIsTheSameKey(String config) {
     SplittableRandom r = random("forms", config);
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     String where = where(config, "forms");
     int n = (int) Math.min(500, f.spec().capacity().getAsLong() / 4);
     List<TestKey> keys = distinctKeys(r, n);
@@ -422,7 +434,7 @@ public abstract class CuckooFilterContractTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("configSource")
   void specIsResolvedAndRoundTrips(String config) throws IOException {
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     FilterSpec spec = f.spec();
     String where = where(config, "spec");
     assertEquals(variant(), spec.variant(), where);
@@ -449,7 +461,7 @@ public abstract class CuckooFilterContractTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("configSource")
   void clearEmptiesAndTheFilterStaysUsable(String config) {
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     String where = where(config, "clear");
     int n = (int) Math.min(2_000, f.spec().capacity().getAsLong() / 2);
     boolean[] first = new boolean[n];
@@ -469,7 +481,7 @@ public abstract class CuckooFilterContractTest {
     }
     assertEquals(taken, f.size(), where);
     f.clear();
-    assertEquals(CuckooFilters.create(config).sizeInBytes(), f.sizeInBytes(),
+    assertEquals(newFilter(config).sizeInBytes(), f.sizeInBytes(),
         where + ": memory after clear differs from a new filter's (" + bytes + " before clearing)");
   }
 
@@ -631,7 +643,7 @@ public abstract class CuckooFilterContractTest {
           where + ": " + e.getMessage());
       return;
     }
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     assertEquals(schema.threadSafeMode().get(), f.spec().concurrency().orElseThrow(), where);
     assertEquals(f.spec(), CuckooFilters.create(f.spec()).spec(), where + ": resolving the resolved spec");
     int threads = 4;
@@ -665,7 +677,7 @@ public abstract class CuckooFilterContractTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("configSource")
   void capacityIsTheConfigsAndLoadIsSizeOverSlots(String config) {
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     String where = where(config, "capacity");
     assertEquals(f.spec().capacity().getAsLong(), f.capacity(), where + ": capacity() of a new filter");
     long n = Math.min(1_000, f.capacity() / 2);
@@ -758,7 +770,7 @@ public abstract class CuckooFilterContractTest {
       assertThrows(CorruptFilterException.class, () -> CuckooFilters.read(new ByteArrayInputStream(junk)), where);
     }
     CuckooFilter a = smallLoadedFilter(config, r);
-    CuckooFilter b = CuckooFilters.create(config);
+    CuckooFilter b = newFilter(config);
     ByteArrayOutputStream both = new ByteArrayOutputStream();
     a.writeTo(both);
     b.writeTo(both);
@@ -827,7 +839,7 @@ public abstract class CuckooFilterContractTest {
   }
 
   private CuckooFilter smallLoadedFilter(String config, SplittableRandom r) {
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     long n = Math.min(1_000, f.spec().capacity().getAsLong() / 2);
     for (long i = 0; i < n; i++) {
       f.add(r.nextLong());
@@ -851,7 +863,7 @@ public abstract class CuckooFilterContractTest {
   @MethodSource("configSource")
   void addAllAddsInOrderAndStopsAtTheFirstRefusal(String config) {
     String where = where(config, "addAll");
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     FilterSpec spec = f.spec();
     int n = (int) Math.min(20_000, spec.capacity().getAsLong() / 4); // twice: half the capacity
     long[] keys = new long[n];
@@ -875,7 +887,7 @@ public abstract class CuckooFilterContractTest {
       }
     }
     if (refusesWhenFull(spec)) {
-      CuckooFilter full = CuckooFilters.create(config);
+      CuckooFilter full = newFilter(config);
       long[] many = new long[(int) Math.min(Integer.MAX_VALUE - 8, 3 * spec.capacity().getAsLong() + 64)];
       for (int i = 0; i < many.length; i++) {
         many[i] = mix(~BASE_SEED + i);
@@ -893,7 +905,7 @@ public abstract class CuckooFilterContractTest {
   @MethodSource("configSource")
   void mightContainAllAnswersAsEachLookupDoes(String config) {
     String where = where(config, "mightContainAll");
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     int n = (int) Math.min(5_000, f.spec().capacity().getAsLong() / 2);
     long[] probes = new long[2 * n + 3]; // not a multiple of any block
     for (int i = 0; i < n && added(f.add(mix(BASE_SEED + 2L * i)), f.spec(), where); i++) {
@@ -921,7 +933,7 @@ public abstract class CuckooFilterContractTest {
   @MethodSource("configSource")
   void aTypedFilterAddsTheKeyItsEncoderWrites(String config) {
     String where = where(config, "typed");
-    CuckooFilter f = CuckooFilters.create(config);
+    CuckooFilter f = newFilter(config);
     KeyEncoder<Order> byOrder = (o, sink) -> sink.putLong(o.id()).putString(o.customer());
     TypedFilter<Order> orders = TypedFilter.of(f, byOrder);
     TypedFilter<UUID> uuids = TypedFilter.of(f, KeyEncoder.uuids());
@@ -976,8 +988,8 @@ public abstract class CuckooFilterContractTest {
   @MethodSource("configSource")
   void aMergeHoldsTheKeysOfBothAndLeavesTheOtherAsItWas(String config) {
     String where = where(config, "merge");
-    CuckooFilter a = CuckooFilters.create(config);
-    CuckooFilter b = CuckooFilters.create(config);
+    CuckooFilter a = newFilter(config);
+    CuckooFilter b = newFilter(config);
     long third = Math.min(10_000, a.spec().capacity().getAsLong() / 3);
     KeyMultiset model = new KeyMultiset();
     long inA = 0;
@@ -1032,7 +1044,7 @@ public abstract class CuckooFilterContractTest {
   @MethodSource("configSource")
   void aMergeIntoAFullFilterStopsLosingNothing(String config) {
     String where = where(config, "merge-full");
-    CuckooFilter a = CuckooFilters.create(config);
+    CuckooFilter a = newFilter(config);
     if (!refusesWhenFull(a.spec())) {
       return;
     }
@@ -1040,7 +1052,7 @@ public abstract class CuckooFilterContractTest {
     for (long i = 0; a.add(mix(BASE_SEED * 7 + 2 * i)); i++) { // a's keys at even inputs, b's at odd
       inA.add(mix(BASE_SEED * 7 + 2 * i));
     }
-    CuckooFilter b = CuckooFilters.create(config);
+    CuckooFilter b = newFilter(config);
     List<Long> inB = new ArrayList<>();
     for (long i = 0; b.add(mix(BASE_SEED * 7 + 2 * i + 1)); i++) { // full too: the two cannot fit in one
       inB.add(mix(BASE_SEED * 7 + 2 * i + 1));
@@ -1058,7 +1070,7 @@ public abstract class CuckooFilterContractTest {
   @Test
   void aMergeRefusesAnotherShapeOrHashOrItself() {
     String config = configs().get(0);
-    CuckooFilter a = CuckooFilters.create(config);
+    CuckooFilter a = newFilter(config);
     FilterSpec spec = a.spec();
     IllegalArgumentException self = assertThrows(IllegalArgumentException.class, () -> a.addAll(a));
     assertTrue(self.getMessage().contains("itself"), self.getMessage());
@@ -1102,11 +1114,11 @@ public abstract class CuckooFilterContractTest {
     for (int i = 0; i < n / 20; i++) {
       keys.add(keys.get(i * 7 % n));
     }
-    CuckooFilter sequential = CuckooFilters.create(config);
+    CuckooFilter sequential = newFilter(config);
     long fit = sequential.addAll(keys);
     if (fit < keys.size()) { // a shape that does not promise its capacity: the keys that fit
       keys = new ArrayList<>(keys.subList(0, (int) fit));
-      sequential = CuckooFilters.create(config);
+      sequential = newFilter(config);
       assertEquals(fit, sequential.addAll(keys), where);
     }
     CuckooFilter parallel;

@@ -12,8 +12,12 @@ import java.util.zip.CRC32C;
 /**
  * The writer of a filter file: buffers and checksums every byte, the envelope's and the
  * payload's, and is the {@link PayloadOutput} a variant writes its payload to.
+ *
+ * <p>It is an {@link OutputStream} too, so that what {@code OutputStream} already does for any
+ * stream (a whole array written as a range, {@link DataOutputStream#writeUTF}'s encoding) it does
+ * here, and only the buffering and the big-endian numbers are written out below.
  */
-public final class EnvelopePayloadOutput implements PayloadOutput {
+public final class EnvelopePayloadOutput extends OutputStream implements PayloadOutput {
   private static final VarHandle LONG_BE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
@@ -79,11 +83,6 @@ public final class EnvelopePayloadOutput implements PayloadOutput {
   public void write(int b) throws IOException {
     room(1);
     buf[pos++] = (byte) b;
-  }
-
-  @Override
-  public void write(byte[] b) throws IOException {
-    write(b, 0, b.length);
   }
 
   @Override
@@ -163,19 +162,6 @@ public final class EnvelopePayloadOutput implements PayloadOutput {
 
   @Override
   public void writeUTF(String s) throws IOException {
-    EnvelopePayloadOutput self = this;
-    new DataOutputStream(
-            new OutputStream() {
-              @Override
-              public void write(int b) throws IOException {
-                self.write(b);
-              }
-
-              @Override
-              public void write(byte[] b, int off, int len) throws IOException {
-                self.write(b, off, len);
-              }
-            })
-        .writeUTF(s);
+    new DataOutputStream(this).writeUTF(s);
   }
 }

@@ -3,14 +3,12 @@ package dev.cuckoo.cli;
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.scalable.RedisBloomDump;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code cuckoo import-redis}: reads a {@link RedisDumpFolder} (as {@code export-redis} writes,
@@ -37,10 +35,7 @@ final class ImportRedisCommand implements Callable<Integer> {
       description = "The filter file to write (replaced if it exists).")
   Path output;
 
-  @Option(names = {"-q", "--quiet"}, description = "Print no summary.")
-  boolean quiet;
-
-  @Spec CommandSpec spec;
+  @Mixin Summary summary;
 
   @Override
   public Integer call() {
@@ -54,12 +49,10 @@ final class ImportRedisCommand implements Callable<Integer> {
       throw CommandError.outOfMemory("load " + folder);
     }
     FileAccess.writeAtomically(output, filter::writeTo);
-    if (!quiet) {
-      PrintWriter out = spec.commandLine().getOut();
+    summary.print(out -> {
       out.println("wrote " + output + " from " + folder);
       new FilterReport(filter).printText(out);
-      out.flush();
-    }
+    });
     return CuckooCommand.EXIT_OK;
   }
 }

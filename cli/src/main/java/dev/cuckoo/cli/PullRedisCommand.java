@@ -3,16 +3,13 @@ package dev.cuckoo.cli;
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.redis.RedisFilters;
 import dev.cuckoo.scalable.ScalableCuckooFilter;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -38,12 +35,9 @@ final class PullRedisCommand implements Callable<Integer> {
       description = "The filter file to write (replaced if it exists).")
   Path output;
 
-  @Option(names = {"-q", "--quiet"}, description = "Print no summary.")
-  boolean quiet;
+  @Mixin Summary summary;
 
   @ParentCommand CuckooCommand parent;
-
-  @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
@@ -63,12 +57,10 @@ final class PullRedisCommand implements Callable<Integer> {
       throw CommandError.outOfMemory("pull " + target.describe());
     }
     FileAccess.writeAtomically(output, filter::writeTo);
-    if (!quiet) {
-      PrintWriter out = spec.commandLine().getOut();
+    summary.print(out -> {
       out.println("wrote " + output + " from " + target.describe());
       new FilterReport(filter).printText(out);
-      out.flush();
-    }
+    });
     return CuckooCommand.EXIT_OK;
   }
 }

@@ -3,16 +3,13 @@ package dev.cuckoo.cli;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.redis.RedisFilters;
 import dev.cuckoo.scalable.RedisBloomDump;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -42,12 +39,9 @@ final class PushRedisCommand implements Callable<Integer> {
   @Option(names = "--replace", description = "Replace KEY if it exists (whatever it holds).")
   boolean replace;
 
-  @Option(names = {"-q", "--quiet"}, description = "Print no summary.")
-  boolean quiet;
+  @Mixin Summary summary;
 
   @ParentCommand CuckooCommand parent;
-
-  @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
@@ -69,13 +63,10 @@ final class PushRedisCommand implements Callable<Integer> {
     } catch (JedisException e) {
       throw target.failure(e);
     }
-    if (!quiet) {
-      PrintWriter out = spec.commandLine().getOut();
-      out.println("pushed " + filterFile + " to " + target.describe() + ": " + TextFormat.grouped(filter.size())
-          + " items, " + TextFormat.grouped(filter.sizeInBytes()) + " bytes in "
-          + TextFormat.seconds(System.nanoTime() - startNanos));
-      out.flush();
-    }
+    long nanos = System.nanoTime() - startNanos;
+    summary.print(out -> out.println("pushed " + filterFile + " to " + target.describe() + ": "
+        + TextFormat.grouped(filter.size()) + " items, " + TextFormat.grouped(filter.sizeInBytes()) + " bytes in "
+        + TextFormat.seconds(nanos)));
     return CuckooCommand.EXIT_OK;
   }
 }

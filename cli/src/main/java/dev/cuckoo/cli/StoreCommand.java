@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -51,24 +52,36 @@ final class StoreCommand implements Callable<Integer> {
     return CuckooCommand.EXIT_ERROR;
   }
 
-  /**
-   * Opens a store, turning its failures into one-line errors.
-   *
-   * @param forWriting whether to open it for writing, creating it if missing; else it must
-   *     exist, and is opened {@linkplain LogStore#openReadOnly read-only}, so that a store the
-   *     user cannot write can still be read
-   */
-  static LogStore open(Path store, boolean forWriting) {
-    if (Files.isRegularFile(store)) {
-      throw new CommandError(store + " is a file, not a store folder");
+  /** {@code STORE}, the folder of the log store a store command works on. */
+  static final class Folder {
+    @Parameters(index = "0", paramLabel = "STORE", description = "The store's folder.")
+    Path path;
+
+    /**
+     * Opens the store, turning its failures into one-line errors.
+     *
+     * @param forWriting whether to open it for writing, creating it if missing; else it must
+     *     exist, and is opened {@linkplain LogStore#openReadOnly read-only}, so that a store the
+     *     user cannot write can still be read
+     */
+    LogStore open(boolean forWriting) {
+      if (Files.isRegularFile(path)) {
+        throw new CommandError(path + " is a file, not a store folder");
+      }
+      if (!forWriting && !LogStore.exists(path)) {
+        throw new CommandError(path + ": no log store there (cuckoo store import creates one)");
+      }
+      try {
+        return forWriting ? LogStore.open(path) : LogStore.openReadOnly(path);
+      } catch (IOException e) {
+        throw FileAccess.failure(path, e);
+      }
     }
-    if (!forWriting && !LogStore.exists(store)) {
-      throw new CommandError(store + ": no log store there (cuckoo store import creates one)");
-    }
-    try {
-      return forWriting ? LogStore.open(store) : LogStore.openReadOnly(store);
-    } catch (IOException e) {
-      throw FileAccess.failure(store, e);
+
+    /** @return the folder as the user gave it, which is how messages name the store */
+    @Override
+    public String toString() {
+      return String.valueOf(path);
     }
   }
 
@@ -95,7 +108,7 @@ final class StoreCommand implements Callable<Integer> {
   }
 
   /** @return the manifest stored under a name */
-  static ChunkManifest manifest(LogStore s, Path store, String name) throws IOException {
+  static ChunkManifest manifest(LogStore s, Folder store, String name) throws IOException {
     byte[] bytes = s.get(ChunkManifest.key(name));
     if (bytes == null) {
       throw new CommandError(store + ": holds no file named '" + name + "'");
@@ -116,8 +129,7 @@ final class StoreCommand implements Callable<Integer> {
         "",
       })
   static final class Import implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "STORE", description = "The store's folder.")
-    Path store;
+    @Mixin Folder store;
 
     @Parameters(index = "1", paramLabel = "FILE", description = "The file to store.")
     Path file;
@@ -130,10 +142,7 @@ final class StoreCommand implements Callable<Integer> {
         description = "The name to store the file under (default: FILE's file name).")
     String name;
 
-    @Option(names = {"-q", "--quiet"}, description = "Print no summary.")
-    boolean quiet;
-
-    @Spec CommandSpec spec;
+    @Mixin Summary summary;
 
     @Override
     public Integer call() throws IOException {
@@ -153,7 +162,7 @@ final class StoreCommand implements Callable<Integer> {
       long started = System.nanoTime();
       byte[] digests = new byte[Math.toIntExact(chunks * ChunkManifest.DIGEST_BYTES)];
       long stored = 0;
-      try (LogStore s = open(store, true); InputStream in = FileAccess.open(file)) {
+      try (LogStore s = store.open(true); InputStream in = FileAccess.open(file)) {
         MessageDigest sha1 = sha1();
         byte[] chunk = new byte[chunkBytes];
         long read = 0;
@@ -180,17 +189,15 @@ final class StoreCommand implements Callable<Integer> {
             String.join("\n", names).getBytes(StandardCharsets.UTF_8));
         s.flush();
       } catch (IOException e) {
-        throw FileAccess.failure(store, e);
+        throw FileAccess.failure(store.path, e);
       }
-      if (!quiet) {
-        long nanos = System.nanoTime() - started;
-        PrintWriter out = spec.commandLine().getOut();
-        out.printf(Locale.ROOT, "imported %s into %s as '%s': %s bytes, %s (%s new, %s already stored) in %s (%.0f MB/s)%n",
-            file, store, as, TextFormat.grouped(fileBytes), TextFormat.things(chunks, "chunk"),
-            TextFormat.grouped(stored), TextFormat.grouped(chunks - stored), TextFormat.seconds(nanos),
-            fileBytes / (nanos / 1e9) / 1e6);
-        out.flush();
-      }
+      long nanos = System.nanoTime() - started;
+      long newChunks = stored;
+      summary.print(out -> out.printf(Locale.ROOT,
+          "imported %s into %s as '%s': %s bytes, %s (%s new, %s already stored) in %s (%.0f MB/s)%n",
+          file, store, as, TextFormat.grouped(fileBytes), TextFormat.things(chunks, "chunk"),
+          TextFormat.grouped(newChunks), TextFormat.grouped(chunks - newChunks), TextFormat.seconds(nanos),
+          fileBytes / (nanos / 1e9) / 1e6));
       return CuckooCommand.EXIT_OK;
     }
   }
@@ -207,8 +214,7 @@ final class StoreCommand implements Callable<Integer> {
         "",
       })
   static final class Export implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "STORE", description = "The store's folder.")
-    Path store;
+    @Mixin Folder store;
 
     @Parameters(index = "1", paramLabel = "OUT", description = "The file to write (replaced if it exists).")
     Path output;
@@ -217,10 +223,7 @@ final class StoreCommand implements Callable<Integer> {
         description = "The stored file to write; needed when the store holds more than one.")
     String name;
 
-    @Option(names = {"-q", "--quiet"}, description = "Print no summary.")
-    boolean quiet;
-
-    @Spec CommandSpec spec;
+    @Mixin Summary summary;
 
     @Override
     public Integer call() {
@@ -228,7 +231,7 @@ final class StoreCommand implements Callable<Integer> {
       long started = System.nanoTime();
       String exported;
       ChunkManifest manifest;
-      try (LogStore s = open(store, false)) {
+      try (LogStore s = store.open(false)) {
         List<String> names = names(s);
         if (name == null && names.isEmpty()) {
           throw new CommandError(store + ": holds no imported file");
@@ -256,15 +259,12 @@ final class StoreCommand implements Callable<Integer> {
           }
         });
       } catch (IOException e) {
-        throw FileAccess.failure(store, e);
+        throw FileAccess.failure(store.path, e);
       }
-      if (!quiet) {
-        PrintWriter out = spec.commandLine().getOut();
-        out.printf(Locale.ROOT, "exported '%s' from %s to %s: %s bytes, %s in %s%n", exported, store, output,
-            TextFormat.grouped(manifest.fileBytes), TextFormat.things(manifest.chunks(), "chunk"),
-            TextFormat.seconds(System.nanoTime() - started));
-        out.flush();
-      }
+      long nanos = System.nanoTime() - started;
+      summary.print(out -> out.printf(Locale.ROOT, "exported '%s' from %s to %s: %s bytes, %s in %s%n", exported,
+          store, output, TextFormat.grouped(manifest.fileBytes), TextFormat.things(manifest.chunks(), "chunk"),
+          TextFormat.seconds(nanos)));
       return CuckooCommand.EXIT_OK;
     }
   }
@@ -281,8 +281,7 @@ final class StoreCommand implements Callable<Integer> {
         "",
       })
   static final class Info implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "STORE", description = "The store's folder.")
-    Path store;
+    @Mixin Folder store;
 
     @Option(names = "--samples", paramLabel = "N", defaultValue = "100000",
         description = "Gets to measure, present and absent each (default: ${DEFAULT-VALUE}).")
@@ -296,7 +295,7 @@ final class StoreCommand implements Callable<Integer> {
         throw new CommandError("--samples must be at least 1");
       }
       PrintWriter out = spec.commandLine().getOut();
-      try (LogStore s = open(store, false)) {
+      try (LogStore s = store.open(false)) {
         long keys = s.size();
         List<String> names = names(s);
         FilterReport.row(out, "store", store.toString());
@@ -328,7 +327,7 @@ final class StoreCommand implements Callable<Integer> {
             : String.format(Locale.ROOT, "%.4f present (%s)", hitReads / (double) hits, TextFormat.things(hits, "chunk")))
             + String.format(Locale.ROOT, ", %.4f absent (%s)", missReads / (double) samples, TextFormat.things(samples, "random key")));
       } catch (IOException e) {
-        throw FileAccess.failure(store, e);
+        throw FileAccess.failure(store.path, e);
       }
       out.flush();
       return CuckooCommand.EXIT_OK;

@@ -76,6 +76,13 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
     }
   }
 
+  /*
+   * What a caller asks now and then (a figure, a compaction, a clear) takes its lock in read or
+   * write. The operations on one key take theirs written out, as a merge (this filter's write
+   * lock and the other's read lock) and writeTo (which may throw) do: a lambda there would be
+   * allocated on every add, lookup, count and remove, which allocate nothing.
+   */
+
   /** Runs a read of the chain under the read lock. */
   <R> R read(Supplier<R> action) {
     readLock.lock();
@@ -83,6 +90,16 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
       return action.get();
     } finally {
       readLock.unlock();
+    }
+  }
+
+  /** Runs a change of the chain under the write lock. */
+  private void write(Runnable change) {
+    writeLock.lock();
+    try {
+      change.run();
+    } finally {
+      writeLock.unlock();
     }
   }
 
@@ -192,22 +209,12 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
    * chain's memory change.
    */
   public void compact() {
-    writeLock.lock();
-    try {
-      chain.compact(true);
-    } finally {
-      writeLock.unlock();
-    }
+    write(() -> chain.compact(true));
   }
 
   /** @return the sub-filters in the chain, 1..32 ({@code CF.INFO}'s "Number of filters") */
   public int subFilterCount() {
-    readLock.lock();
-    try {
-      return chain.subFilterCount();
-    } finally {
-      readLock.unlock();
-    }
+    return read(chain::subFilterCount);
   }
 
   /**
@@ -216,13 +223,10 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
    * @throws IndexOutOfBoundsException if there is no such sub-filter
    */
   public long subFilterBuckets(int index) {
-    readLock.lock();
-    try {
+    return read(() -> {
       java.util.Objects.checkIndex(index, chain.subFilterCount());
       return chain.subFilter(index).numBuckets();
-    } finally {
-      readLock.unlock();
-    }
+    });
   }
 
   /**
@@ -230,12 +234,7 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
    *     deleted"), which is what decides when a delete compacts the chain
    */
   public long deletesSinceCompaction() {
-    readLock.lock();
-    try {
-      return chain.deletes();
-    } finally {
-      readLock.unlock();
-    }
+    return read(chain::deletes);
   }
 
   /**
@@ -256,8 +255,7 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
    *     iterations"
    */
   public Map<String, Long> info() {
-    readLock.lock();
-    try {
+    return read(() -> {
       Map<String, Long> info = new LinkedHashMap<>();
       info.put("Size", 40L + 16L * chain.subFilterCount() + chain.dataBytes());
       info.put("Number of buckets", chain.initialBuckets());
@@ -268,19 +266,12 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
       info.put("Expansion rate", (long) chain.expansion());
       info.put("Max iterations", (long) chain.maxIterations());
       return Collections.unmodifiableMap(info);
-    } finally {
-      readLock.unlock();
-    }
+    });
   }
 
   @Override
   public long size() {
-    readLock.lock();
-    try {
-      return chain.items();
-    } finally {
-      readLock.unlock();
-    }
+    return read(chain::items);
   }
 
   /**
@@ -306,22 +297,12 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
   /** @return the slots of every sub-filter of the chain: one byte each */
   @Override
   public long slots() {
-    readLock.lock();
-    try {
-      return chain.dataBytes();
-    } finally {
-      readLock.unlock();
-    }
+    return read(chain::dataBytes);
   }
 
   @Override
   public long sizeInBytes() {
-    readLock.lock();
-    try {
-      return chain.dataBytes();
-    } finally {
-      readLock.unlock();
-    }
+    return read(chain::dataBytes);
   }
 
   /**
@@ -334,8 +315,7 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
    */
   @Override
   public double expectedFpp() {
-    readLock.lock();
-    try {
+    return read(() -> {
       double none = 1.0;
       int probes = 2 * chain.bucketSize();
       for (int i = 0; i < chain.subFilterCount(); i++) {
@@ -344,19 +324,12 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
         none *= Math.pow(1.0 - load / FINGERPRINT_VALUES, probes);
       }
       return 1.0 - none;
-    } finally {
-      readLock.unlock();
-    }
+    });
   }
 
   @Override
   public void clear() {
-    writeLock.lock();
-    try {
-      chain.clear();
-    } finally {
-      writeLock.unlock();
-    }
+    write(chain::clear);
   }
 
   /** {@inheritDoc} With {@code concurrency=locked}, under the read lock: a consistent snapshot. */

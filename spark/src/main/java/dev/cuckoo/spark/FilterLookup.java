@@ -4,6 +4,8 @@ import dev.cuckoo.CuckooFilter;
 import java.util.Objects;
 import java.util.function.LongPredicate;
 import java.util.function.Predicate;
+import org.apache.spark.TaskContext;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -36,9 +38,11 @@ import scala.jdk.javaapi.CollectionConverters;
  *
  * <p>The filter is either fixed ({@link ExecutorFilter}: a broadcast, a mapped file) or, in SQL,
  * a BINARY child that is one value for the whole query: a literal or an uncorrelated scalar
- * subquery, as Spark's {@code BloomFilterMightContain} requires of its filter. Each task
- * evaluates it once and {@link SharedFilter#of(byte[])} reads equal bytes into a filter once per
- * JVM; a row then costs no more than with a broadcast. A child that is a column (the join form,
+ * subquery, as Spark's {@code BloomFilterMightContain} requires of its filter. When the plan
+ * runs its value is broadcast, once per distinct bytes, and read into a filter once per
+ * executor, as {@link CuckooSpark#mightContain} does; where it cannot be (interpreted
+ * evaluation), each task evaluates it once and {@link SharedFilter#of(byte[])} reads equal bytes
+ * into a filter once per JVM. A row never costs more than with a broadcast. A child that is a column (the join form,
  * {@code FROM t, f WHERE cuckoo_might_contain(f.bytes, t.k)}) is refused at analysis, naming the
  * scalar subquery to write instead: a join hands every row its own copy of the bytes, which
  * made each row cost a copy of the whole filter.
@@ -164,13 +168,37 @@ final class FilterLookup extends Expression implements java.io.Serializable {
     return filter != null ? filter : new ExecutorFilter.ConstantFile(file);
   }
 
+  /**
+   * The source generated code looks the filter up in. Whole-stage code is generated on the
+   * driver when the plan runs, after its subqueries: there a SQL filter argument's bytes are
+   * known, and are broadcast (once per distinct bytes), so the tasks share the filter as they
+   * share {@code CuckooSpark.mightContain}'s rather than each deserializing the bytes with its
+   * plan. Elsewhere (code generated in a task, or for {@code explain} before the subqueries ran,
+   * when evaluating the argument throws) each task evaluates the argument itself.
+   */
+  private ExecutorFilter generatedSource() {
+    if (filter != null || TaskContext.get() != null) {
+      return source();
+    }
+    Object bytes;
+    try {
+      bytes = file.eval(null);
+    } catch (RuntimeException notYetRun) {
+      return source();
+    }
+    SparkSession spark = SparkSession.getActiveSession().getOrElse(() -> null);
+    return bytes == null || spark == null ? source()
+        : new ExecutorFilter.Broadcasted(SharedFilter.broadcast(spark.sparkContext(), (byte[]) bytes));
+  }
+
   @Override
   public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
     ExprCode k = key.genCode(ctx);
     boolean number = key.dataType().equals(DataTypes.LongType) || key.dataType().equals(DataTypes.IntegerType);
+    ExecutorFilter source = generatedSource();
     String ref = number
-        ? ctx.addReferenceObj("cuckooLookup", new LongKeys(source()), LongPredicate.class.getName())
-        : ctx.addReferenceObj("cuckooLookup", new ObjectKeys(source()), Predicate.class.getName());
+        ? ctx.addReferenceObj("cuckooLookup", new LongKeys(source), LongPredicate.class.getName())
+        : ctx.addReferenceObj("cuckooLookup", new ObjectKeys(source), Predicate.class.getName());
     String test = number ? ref + ".test((long) " + k.value() + ")" : ref + ".test((Object) " + k.value() + ")";
     String code = k.code() + "\nboolean " + ev.value() + " = !" + k.isNull() + " && " + test + ";";
     return ev.copy(block(code), FalseLiteral$.MODULE$, ev.value());

@@ -12,6 +12,9 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 
 /**
  * A filter as it travels to executors: its file bytes, read back into a filter once per JVM. A
@@ -30,6 +33,8 @@ final class SharedFilter implements Serializable {
   private static final int CACHED_FILES = 8;
   private static final int HEADER_BYTES = 256;
   private static final Map<FileKey, CuckooFilter> PARSED = new ConcurrentHashMap<>();
+  /** The driver's broadcasts of SQL filter arguments, by their bytes: a query run again reuses its broadcast. */
+  private static final Map<FileKey, Broadcast<SharedFilter>> BROADCASTS = new ConcurrentHashMap<>();
   /** Filter files parsed in this JVM, for the tests that check a filter is read once, not per row or task. */
   private static final AtomicLong PARSES = new AtomicLong();
 
@@ -77,6 +82,25 @@ final class SharedFilter implements Serializable {
       f = PARSED.computeIfAbsent(key, k -> parse(file));
     }
     return f;
+  }
+
+  /**
+   * On the driver: a broadcast of a filter file's bytes (a SQL filter argument's value, known
+   * when the plan runs), made once per distinct bytes of the session's context. The tasks then
+   * take the filter as {@code CuckooSpark.mightContain} gives it, instead of a copy of the bytes
+   * in every task's plan.
+   */
+  static Broadcast<SharedFilter> broadcast(SparkContext sc, byte[] file) {
+    FileKey key = new FileKey(file);
+    Broadcast<SharedFilter> b = BROADCASTS.get(key);
+    if (b == null || !b.isValid() || sc.isStopped()) {
+      if (BROADCASTS.size() >= CACHED_FILES) {
+        BROADCASTS.clear();
+      }
+      b = JavaSparkContext.fromSparkContext(sc).broadcast(new SharedFilter(file));
+      BROADCASTS.put(key, b);
+    }
+    return b;
   }
 
   /** @return how many filter files this JVM has parsed */

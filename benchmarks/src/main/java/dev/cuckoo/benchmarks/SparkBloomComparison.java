@@ -1,13 +1,19 @@
 package dev.cuckoo.benchmarks;
 
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.spark.CuckooSpark;
+import dev.cuckoo.spark.WrittenFilter;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,10 +24,12 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.sketch.BloomFilter;
 
 /**
@@ -37,6 +45,7 @@ import org.apache.spark.util.sketch.BloomFilter;
  * mightContainLong}/{@code mightContainString}, and for strings also {@code mightContainBinary}
  * of the column cast to binary; the fastest of {@value #PASSES}); the FPP measured on the N/2 absent keys of that
  * pass against the filter's {@code expectedFpp()}; and the false negatives over all N keys.
+ * {@link #SQL_CONTENDERS} add the SQL forms and Spark's Bloom filter as its default caps leave it.
  *
  * <p>Task memory: what one build task must hold at once, from the sizes involved, as Spark does
  * not measure the objects a task makes. A cuckoo build task holds one shard's table and its
@@ -47,6 +56,9 @@ import org.apache.spark.util.sketch.BloomFilter;
  *
  * <pre>{@code
  * ./mvnw -B -q -pl benchmarks -am verify -DskipTests -Pmeasure-spark -Dmeasure.keys=10000000
+ * ./mvnw -B -q -pl benchmarks -am verify -DskipTests -Pmeasure-spark -Dmeasure.keys=2000000 \
+ *     -Dmeasure.types=string -Dmeasure.fpps=0.001 \
+ *     -Dmeasure.contenders=classic,classic-sql,spark-bloom,spark-bloom-capped
  * }</pre>
  */
 public final class SparkBloomComparison {
@@ -78,6 +90,13 @@ public final class SparkBloomComparison {
 
   /** The contenders, in the order they run. */
   static final List<String> CONTENDERS = List.of("classic", "semi-sorted", "spark-bloom");
+  /**
+   * The SQL forms and Spark's capped Bloom filter, named on the command line: {@code classic-sql}
+   * (a SQL {@code cuckoo_build} looked up by {@code cuckoo_might_contain} of a scalar subquery,
+   * then a file {@code CuckooSpark.write} wrote, read through {@code binaryFile}) and {@code
+   * spark-bloom-capped} (Spark's Bloom filter with its default caps: the bytes and FPP a user gets).
+   */
+  static final List<String> SQL_CONTENDERS = List.of("classic-sql", "spark-bloom-capped");
   /** Set to false in a contender's own JVM, where main measures instead of forking. */
   static final String FORK = "comparison.fork";
   private static final String RESULT = "result\t";
@@ -155,8 +174,12 @@ public final class SparkBloomComparison {
       Dataset<Row> probe = keys(spark, keys, n / 2, n / 2 + n, partitions);
       for (double fpp : fpps) {
         for (String contender : contenders) {
-          List<Result> rs = contender.equals("spark-bloom") ? bloom(spark, keys, fpp, n, data, probe, builds, passes)
-              : List.of(cuckoo(keys, contender, fpp, n, data, probe, builds, passes));
+          List<Result> rs = switch (contender) {
+            case "spark-bloom" -> bloom(spark, keys, fpp, n, data, probe, builds, passes, false);
+            case "spark-bloom-capped" -> bloom(spark, keys, fpp, n, data, probe, builds, passes, true);
+            case "classic-sql" -> sqlCuckoo(spark, keys, "classic", fpp, n, data, probe, builds, passes);
+            default -> List.of(cuckoo(keys, contender, fpp, n, data, probe, builds, passes));
+          };
           for (Result r : rs) {
             out.println(r.line());
             results.add(r);
@@ -193,22 +216,83 @@ public final class SparkBloomComparison {
   }
 
   /**
+   * The SQL forms of a cuckoo filter, as a SQL user writes them: the filter built by the {@code
+   * cuckoo_build} aggregate (its build time) and given to {@code cuckoo_might_contain} as a
+   * scalar subquery over a one-row view of its bytes ({@code -sql-scalar}); then the same config
+   * written by {@code CuckooSpark.write} (its time) and read through Spark's {@code binaryFile}
+   * source ({@code -sql-file}). The join form ({@code FROM t, f WHERE cuckoo_might_contain(f.bytes,
+   * t.k)}) is refused at analysis and has no line.
+   */
+  private static List<Result> sqlCuckoo(SparkSession spark, String keys, String variant, double fpp, long n,
+      Dataset<Row> data, Dataset<Row> probe, int builds, int passes) {
+    CuckooSpark.register(spark);
+    String config = variant + "?capacity=" + n + "&targetFpp=" + fpp;
+    data.createOrReplaceTempView("comparison_data");
+    Build<byte[]> build = Build.fastest(builds, () -> (byte[]) spark.sql("SELECT cuckoo_build(k, '" + config
+        + "') FROM comparison_data").first().get(0));
+    CuckooFilter filter = read(build.filter);
+    spark.createDataFrame(List.of(RowFactory.create((Object) build.filter)),
+        new StructType().add("bytes", DataTypes.BinaryType)).createOrReplaceTempView("comparison_filter");
+    List<Result> results = new ArrayList<>();
+    // The task that finishes the aggregate holds every distinct key's hash, then the table.
+    results.add(lookups(keys, fpp, variant + "-sql-scalar", build.millis, filter.sizeInBytes(),
+        8 * n + filter.sizeInBytes(), build.heapPeak, filter.expectedFpp(), n, data, probe,
+        functions.expr("cuckoo_might_contain((SELECT bytes FROM comparison_filter), k)"), passes));
+    try {
+      Path dir = Files.createTempDirectory("comparison-");
+      String path = dir.resolve("filter.cuckoo").toUri().toString();
+      Build<WrittenFilter> write = Build.fastest(builds, () -> CuckooSpark.write(data, "k", config, path, true));
+      long taskBytes = filter.sizeInBytes() / write.filter.shards() + 8 * ((n + write.filter.shards() - 1)
+          / write.filter.shards());
+      results.add(lookups(keys, fpp, variant + "-sql-file", write.millis, filter.sizeInBytes(), taskBytes,
+          write.heapPeak, filter.expectedFpp(), n, data, probe,
+          functions.expr("cuckoo_might_contain((SELECT content FROM binaryFile.`" + path + "`), k)"), passes));
+      Files.deleteIfExists(Path.of(java.net.URI.create(path)));
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return results;
+  }
+
+  private static CuckooFilter read(byte[] file) {
+    try {
+      return CuckooFilters.read(new ByteArrayInputStream(file));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
    * Spark's Bloom filter, looked up from a Java UDF: for longs through {@code mightContainLong};
    * for strings twice, through {@code mightContainString} (Spark hands the UDF a {@code String})
    * and, as {@code spark-bloom-binary}, the column cast to binary through {@code
    * mightContainBinary} (the same bytes, so the same answers, without Spark's decoding of UTF-8
    * into a {@code String} that the filter encodes back): the fastest way to its lookups
-   * through Spark's public API.
+   * through Spark's public API. {@code capped}: built with Spark's default caps on its bits and
+   * items ({@code spark-bloom-capped}, looked up by the UDF only), so its bytes and FPP are what
+   * a user gets who does not know of them; otherwise with both lifted, and checked to be the
+   * filter asked for.
    */
   private static List<Result> bloom(SparkSession spark, String keys, double fpp, long n, Dataset<Row> data,
-      Dataset<Row> probe, int builds, int passes) {
-    Build<BloomFilter> build = Build.fastest(builds, () -> data.stat().bloomFilter("k", n, fpp));
+      Dataset<Row> probe, int builds, int passes, boolean capped) {
+    if (capped) {
+      spark.conf().unset(MAX_BLOOM_BITS);
+      spark.conf().unset(MAX_BLOOM_ITEMS);
+    }
+    Build<BloomFilter> build;
+    try {
+      build = Build.fastest(builds, () -> data.stat().bloomFilter("k", n, fpp));
+    } finally {
+      spark.conf().set(MAX_BLOOM_BITS, Long.toString(1L << 35));
+      spark.conf().set(MAX_BLOOM_ITEMS, Long.toString(1L << 40));
+    }
     BloomFilter bloom = build.filter;
-    if (bloom.bitSize() < BloomFilter.optimalNumOfBits(n, fpp)) {
+    if (!capped && bloom.bitSize() < BloomFilter.optimalNumOfBits(n, fpp)) {
       throw new IllegalStateException("Spark built a Bloom filter of " + bloom.bitSize() + " bits, fewer than the "
           + BloomFilter.optimalNumOfBits(n, fpp) + " asked for: check " + MAX_BLOOM_BITS);
     }
-    if (bloom.expectedFpp() > 2 * fpp) {
+    if (!capped && bloom.expectedFpp() > 2 * fpp) {
       throw new IllegalStateException("Spark built a Bloom filter whose expected FPP is " + bloom.expectedFpp()
           + " for a target of " + fpp + ": check " + MAX_BLOOM_ITEMS);
     }
@@ -218,9 +302,9 @@ public final class SparkBloomComparison {
     Column hit = functions.udf(lookup, DataTypes.BooleanType).asNonNullable().apply(functions.col("k"));
     long bytes = bloom.bitSize() / 8;
     List<Result> results = new ArrayList<>();
-    results.add(lookups(keys, fpp, "spark-bloom", build.millis, bytes, bytes, build.heapPeak, bloom.expectedFpp(), n,
-        data, probe, hit, passes));
-    if (keys.equals("string")) {
+    results.add(lookups(keys, fpp, capped ? "spark-bloom-capped" : "spark-bloom", build.millis, bytes, bytes,
+        build.heapPeak, bloom.expectedFpp(), n, data, probe, hit, passes));
+    if (keys.equals("string") && !capped) {
       UDF1<byte[], Boolean> binary = b -> shared.value().mightContainBinary(b);
       Column binaryHit = functions.udf(binary, DataTypes.BooleanType).asNonNullable()
           .apply(functions.col("k").cast(DataTypes.BinaryType));

@@ -3,6 +3,7 @@ package dev.cuckoo.spark;
 import dev.cuckoo.CuckooFilter;
 import java.io.Serializable;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.catalyst.expressions.Expression;
 
 /**
  * Where an executor finds the filter a lookup column asks: a broadcast of the filter's bytes,
@@ -10,8 +11,23 @@ import org.apache.spark.broadcast.Broadcast;
  * the filter; {@link #filter()} is the executor's one filter for it, made on first use.
  */
 interface ExecutorFilter extends Serializable {
-  /** @return the executor's filter, read or mapped once per JVM and then shared by its tasks */
+  /** @return the executor's filter, read or mapped once per JVM and then shared by its tasks; null for none */
   CuckooFilter filter();
+
+  /**
+   * The filter of a SQL argument that is one value for the query (a literal, a scalar
+   * subquery's result, shipped with the plan): evaluated once where it is asked, its bytes read
+   * into a filter once per JVM. Null where the bytes are null.
+   */
+  record ConstantFile(Expression file) implements ExecutorFilter {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public CuckooFilter filter() {
+      Object bytes = file.eval(null);
+      return bytes == null ? null : SharedFilter.of((byte[]) bytes);
+    }
+  }
 
   /** A filter broadcast as its file bytes ({@link SharedFilter}). */
   record Broadcasted(Broadcast<SharedFilter> shared) implements ExecutorFilter {

@@ -2,17 +2,21 @@ package dev.cuckoo.spark;
 
 import dev.cuckoo.CuckooFilter;
 import java.util.Objects;
-import java.util.function.BiPredicate;
 import java.util.function.LongPredicate;
 import java.util.function.Predicate;
+import org.apache.spark.TaskContext;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.GetStructField;
+import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodeBlock;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
 import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
 import org.apache.spark.sql.catalyst.expressions.codegen.FalseLiteral$;
 import org.apache.spark.sql.catalyst.expressions.codegen.JavaCode;
+import org.apache.spark.sql.execution.ExecSubqueryExpression;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import scala.collection.immutable.IndexedSeq;
@@ -30,23 +34,28 @@ import scala.jdk.javaapi.CollectionConverters;
  * code generation, so the lookup is inlined into the operator's loop) passes a long as a long
  * and a string as its UTF-8 bytes where they lie, so a row costs its hash and two bucket reads.
  * The column's type is checked when the query is analysed, on the driver: another type fails
- * the query before any job, naming the supported ones.
+ * the query before any job, with Spark's {@code DATATYPE_MISMATCH} error.
  *
  * <p>The filter is either fixed ({@link ExecutorFilter}: a broadcast, a mapped file) or, in SQL,
- * a BINARY child whose bytes each row brings ({@link SharedFilter#of(byte[])} reads equal bytes
- * once per JVM).
+ * a BINARY child that is one value for the whole query: a literal or an uncorrelated scalar
+ * subquery, as Spark's {@code BloomFilterMightContain} requires of its filter. When the plan
+ * runs its value is broadcast, once per distinct bytes, and read into a filter once per
+ * executor, as {@link CuckooSpark#mightContain} does; where it cannot be (interpreted
+ * evaluation), each task evaluates it once and {@link SharedFilter#of(byte[])} reads equal bytes
+ * into a filter once per JVM. A row never costs more than with a broadcast. A child that is a column (the join form,
+ * {@code FROM t, f WHERE cuckoo_might_contain(f.bytes, t.k)}) is refused at analysis, naming the
+ * scalar subquery to write instead: a join hands every row its own copy of the bytes, which
+ * made each row cost a copy of the whole filter.
  *
- * <p>The generated code reaches the lookup through {@link LongPredicate}, {@link Predicate} or
- * {@link BiPredicate}, public interfaces the generated class (which has no package) can name, so
- * the lookup itself stays package-private. It extends {@code Expression} rather than {@code
- * UnaryExpression}, whose final, erased {@code withNewChildrenInternal} javac does not see as
- * implementing {@code TreeNode}'s generic one, and is {@code Serializable} itself, as Catalyst's
- * case classes are (a plan that is not compiled ships its expressions to the tasks).
+ * <p>The generated code reaches the lookup through {@link LongPredicate} or {@link Predicate},
+ * public interfaces the generated class (which has no package) can name, so the lookup itself
+ * stays package-private. It extends {@code Expression} rather than {@code UnaryExpression},
+ * whose final, erased {@code withNewChildrenInternal} javac does not see as implementing {@code
+ * TreeNode}'s generic one, and is {@code Serializable} itself, as Catalyst's case classes are (a
+ * plan that is not compiled ships its expressions to the tasks).
  */
 final class FilterLookup extends Expression implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
-  /** The SQL function's lookup, which holds nothing: generated code and {@link #eval} share it. */
-  private static final FileKeys FILE_KEYS = new FileKeys();
 
   /** The filter's file bytes, a BINARY column; null when the filter is fixed. */
   private final Expression file;
@@ -115,60 +124,90 @@ final class FilterLookup extends Expression implements java.io.Serializable {
 
   @Override
   public TypeCheckResult checkInputDataTypes() {
-    if (file != null && !file.dataType().equals(DataTypes.BinaryType)) {
-      return new TypeCheckResult.TypeCheckFailure("the filter " + file.sql() + " has type "
-          + file.dataType().simpleString() + ": give a filter file's bytes (binary), as cuckoo_build returns them");
+    if (file != null) {
+      DataType type = file.dataType();
+      if (!type.equals(DataTypes.BinaryType) && !type.equals(DataTypes.NullType)) {
+        return SqlFunctions.mismatch(file, "first", "\"BINARY\"");
+      }
+      if (!givenOnce(file)) {
+        return SqlFunctions.failure("the filter " + file.sql() + " is a column, which would bring its own copy of"
+            + " the filter's bytes to every row", "; give the filter once, as a scalar subquery:"
+            + " cuckoo_might_contain((SELECT bytes FROM f), key) in place of a join with f, or as a literal");
+      }
     }
-    try {
-      KeyColumn.of(key.dataType(), key.sql());
-      return TypeCheckResult.TypeCheckSuccess$.MODULE$;
-    } catch (IllegalArgumentException e) {
-      return new TypeCheckResult.TypeCheckFailure(e.getMessage());
-    }
+    TypeCheckResult k = SqlFunctions.keyTypeMismatch(key, file == null ? "first" : "second");
+    return k != null ? k : TypeCheckResult.TypeCheckSuccess$.MODULE$;
+  }
+
+  /**
+   * Whether a filter's bytes are one value for the whole query, which a task evaluates once: a
+   * literal (or anything foldable), or a scalar subquery that refers to no outer row, whose
+   * result Spark computes on the driver and ships with the plan. Spark's own {@code
+   * might_contain} asks the same of its Bloom filter. The check holds through planning, where
+   * the subquery becomes its physical form (and stays one value): an expression that fails it
+   * is unresolved, and Spark would refuse the plan.
+   */
+  private static boolean givenOnce(Expression file) {
+    // The optimizer may merge scalar subqueries into one and take ours out of its struct.
+    Expression e = file instanceof GetStructField field ? field.child() : file;
+    return file.foldable() || (e instanceof ScalarSubquery s && s.outerAttrs().isEmpty())
+        || e instanceof ExecSubqueryExpression;
   }
 
   @Override
   public Object eval(InternalRow row) {
-    Object value = key.eval(row);
-    if (value == null) {
-      return false;
-    }
-    if (file != null) {
-      Object bytes = file.eval(row);
-      return bytes != null && FILE_KEYS.test(bytes, value);
-    }
     ObjectKeys keys = interpreted;
     if (keys == null) {
-      interpreted = keys = new ObjectKeys(filter);
+      interpreted = keys = new ObjectKeys(source());
     }
-    return keys.test(value);
+    return keys.test(key.eval(row));
+  }
+
+  /** Where the filter comes from: the fixed one, or the file child, evaluated once per task. */
+  private ExecutorFilter source() {
+    return filter != null ? filter : new ExecutorFilter.ConstantFile(file);
+  }
+
+  /**
+   * The source generated code looks the filter up in. Whole-stage code is generated on the
+   * driver when the plan runs, after its subqueries: there a SQL filter argument's bytes are
+   * known, and are broadcast (once per distinct bytes), so the tasks share the filter as they
+   * share {@code CuckooSpark.mightContain}'s rather than each deserializing the bytes with its
+   * plan. Elsewhere (code generated in a task, or for {@code explain} before the subqueries ran,
+   * when evaluating the argument throws) each task evaluates the argument itself.
+   */
+  private ExecutorFilter generatedSource() {
+    if (filter != null || TaskContext.get() != null) {
+      return source();
+    }
+    Object bytes;
+    try {
+      bytes = file.eval(null);
+    } catch (RuntimeException notYetRun) {
+      return source();
+    }
+    SparkSession spark = SparkSession.getActiveSession().getOrElse(() -> null);
+    return bytes == null || spark == null ? source()
+        : new ExecutorFilter.Broadcasted(SharedFilter.broadcast(spark.sparkContext(), (byte[]) bytes));
   }
 
   @Override
   public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
     ExprCode k = key.genCode(ctx);
     boolean number = key.dataType().equals(DataTypes.LongType) || key.dataType().equals(DataTypes.IntegerType);
-    String code;
-    if (file != null) {
-      ExprCode f = file.genCode(ctx);
-      String ref = ctx.addReferenceObj("cuckooLookup", FILE_KEYS, BiPredicate.class.getName());
-      // A number boxed as the Long whose key it is: the lookup is inlined, so the box is not kept.
-      String value = number ? "java.lang.Long.valueOf((long) " + k.value() + ")" : "(Object) " + k.value();
-      code = f.code() + "\n" + k.code() + "\nboolean " + ev.value() + " = !" + f.isNull() + " && !" + k.isNull()
-          + " && " + ref + ".test(" + f.value() + ", " + value + ");";
-    } else {
-      String ref = number
-          ? ctx.addReferenceObj("cuckooLookup", new LongKeys(filter), LongPredicate.class.getName())
-          : ctx.addReferenceObj("cuckooLookup", new ObjectKeys(filter), Predicate.class.getName());
-      String test = number ? ref + ".test((long) " + k.value() + ")" : ref + ".test((Object) " + k.value() + ")";
-      code = k.code() + "\nboolean " + ev.value() + " = !" + k.isNull() + " && " + test + ";";
-    }
-    return ev.copy(new CodeBlock(seq(code), CollectionConverters.asScala(java.util.List.<JavaCode>of()).toSeq()),
-        FalseLiteral$.MODULE$, ev.value());
+    ExecutorFilter source = generatedSource();
+    String ref = number
+        ? ctx.addReferenceObj("cuckooLookup", new LongKeys(source), LongPredicate.class.getName())
+        : ctx.addReferenceObj("cuckooLookup", new ObjectKeys(source), Predicate.class.getName());
+    String test = number ? ref + ".test((long) " + k.value() + ")" : ref + ".test((Object) " + k.value() + ")";
+    String code = k.code() + "\nboolean " + ev.value() + " = !" + k.isNull() + " && " + test + ";";
+    return ev.copy(block(code), FalseLiteral$.MODULE$, ev.value());
   }
 
-  private static Seq<String> seq(String s) {
-    return CollectionConverters.asScala(java.util.List.of(s)).toSeq();
+  /** Generated Java code as Catalyst's block of it. */
+  static CodeBlock block(String code) {
+    return new CodeBlock(CollectionConverters.asScala(java.util.List.of(code)).toSeq(),
+        CollectionConverters.asScala(java.util.List.<JavaCode>of()).toSeq());
   }
 
   @Override
@@ -203,37 +242,30 @@ final class FilterLookup extends Expression implements java.io.Serializable {
     return Objects.hash(file, key, filter);
   }
 
-  /** The SQL function's lookup: the filter of the row's file bytes, then the key in it. */
-  private static final class FileKeys implements BiPredicate<Object, Object>, java.io.Serializable {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public boolean test(Object file, Object key) {
-      return KeyColumn.mightContain(SharedFilter.of((byte[]) file), key);
-    }
-  }
-
   /**
    * A lookup's hold on its filter: the source's filter, kept after the first row. A task has its
    * own copy of the plan's objects, so this costs a row one field read where asking the source
-   * would cost a lock ({@code Broadcast.value} is synchronized) or a map lookup (a mapped file).
+   * would cost a lock ({@code Broadcast.value} is synchronized), a map lookup (a mapped file) or
+   * the file child's evaluation and its bytes' checksum (SQL). The filter is null where SQL gave
+   * null bytes: then nothing is contained.
    */
   private abstract static class KeyLookup implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
 
     private final ExecutorFilter source;
-    private transient volatile CuckooFilter filter;
+    private transient volatile boolean held;
+    private transient CuckooFilter filter;
 
     KeyLookup(ExecutorFilter source) {
       this.source = source;
     }
 
     final CuckooFilter filter() {
-      CuckooFilter f = filter;
-      if (f == null) {
-        filter = f = source.filter();
+      if (!held) {
+        filter = source.filter();
+        held = true;
       }
-      return f;
+      return filter;
     }
   }
 
@@ -247,7 +279,8 @@ final class FilterLookup extends Expression implements java.io.Serializable {
 
     @Override
     public boolean test(long key) {
-      return filter().mightContain(key);
+      CuckooFilter f = filter();
+      return f != null && f.mightContain(key);
     }
   }
 
@@ -264,7 +297,8 @@ final class FilterLookup extends Expression implements java.io.Serializable {
 
     @Override
     public boolean test(Object key) {
-      return KeyColumn.mightContain(filter(), key);
+      CuckooFilter f = key == null ? null : filter();
+      return f != null && KeyColumn.mightContain(f, key);
     }
   }
 }

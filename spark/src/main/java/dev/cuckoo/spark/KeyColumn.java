@@ -135,6 +135,42 @@ enum KeyColumn {
     throw unsupported(value);
   }
 
+  /**
+   * The hash of a value as Catalyst holds it, by the rule above (a string's UTF-8 bytes hashed
+   * where they lie).
+   *
+   * @param value a value that is not null
+   * @param scratch 8 bytes this call may overwrite
+   */
+  static long hashOf(Object value, ShardRouter router, byte[] scratch) {
+    if (value instanceof UTF8String s) {
+      if (s.getBaseObject() instanceof byte[] base) {
+        return router.hash(base, (int) (s.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET), s.numBytes());
+      }
+      return router.hash(s.getBytes());
+    }
+    return router.hash(catalystBytes(value, scratch));
+  }
+
+  /** The key bytes of a value as Catalyst holds it: a string's UTF-8 bytes, a binary, a long or an int's 8 bytes. */
+  static byte[] catalystBytes(Object value, byte[] scratch) {
+    if (value instanceof UTF8String s) {
+      return s.getBytes();
+    } else if (value instanceof byte[] b) {
+      return b;
+    } else if (value instanceof Long l) {
+      return littleEndian(l, scratch);
+    } else if (value instanceof Integer i) {
+      return littleEndian(i, scratch);
+    }
+    throw unsupported(value);
+  }
+
+  /** The SQL names of the key types, for Spark's type-mismatch errors: {@code "STRING" or "BINARY" ...}. */
+  static String sqlTypes() {
+    return Arrays.stream(values()).map(k -> "\"" + k.type.sql() + "\"").collect(Collectors.joining(" or "));
+  }
+
   private static IllegalArgumentException unsupported(Object value) {
     return new IllegalArgumentException("a key of class " + value.getClass().getName()
         + " is not a key type: supported are " + supported());

@@ -1,12 +1,14 @@
 package dev.cuckoo.spark;
 
 import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.FilterFileInfo;
 import dev.cuckoo.MappedFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -15,8 +17,14 @@ import org.apache.hadoop.fs.Path;
  * A filter file that each executor maps once ({@link CuckooFilters#open}) and keeps mapped for
  * the life of its JVM, for lookups by path. A file on the local FileSystem is mapped where it
  * is; one on another FileSystem (HDFS, S3) is first copied to the executor's temporary
- * directory. The driver notes the file's length and modification time when the column is made,
- * and an executor that finds another file there refuses it rather than answer from it.
+ * directory.
+ *
+ * <p>The driver checks the file when the column is made: not a directory, a filter file (its
+ * header read and checked, for a local file) of a variant that maps. It notes the file's
+ * length, modification time and last 4 bytes (the CRC32C of the rest, so a file rewritten with
+ * the same length in the same millisecond differs there too). Every task that uses the column
+ * checks them again before it answers, so a file replaced under a planned Dataset fails the
+ * query naming the path rather than answer from the old mapping or the new file.
  */
 final class MappedFilterFile implements ExecutorFilter {
   private static final long serialVersionUID = 1L;
@@ -25,26 +33,58 @@ final class MappedFilterFile implements ExecutorFilter {
   private final HadoopPath file;
   private final long length;
   private final long modified;
+  private final int checksum;
 
-  private MappedFilterFile(HadoopPath file, long length, long modified) {
+  private MappedFilterFile(HadoopPath file, long length, long modified, int checksum) {
     this.file = file;
     this.length = length;
     this.modified = modified;
+    this.checksum = checksum;
   }
 
-  /** On the driver: the file as it is now. */
+  /**
+   * On the driver: the file as it is now, checked.
+   *
+   * @throws IllegalArgumentException naming the path, if it is missing, a directory, not a
+   *     filter file, damaged, or of a variant that does not map
+   */
   static MappedFilterFile of(HadoopPath file) {
+    Path path = file.path();
     try {
-      FileStatus status = file.fileSystem().getFileStatus(file.path());
-      return new MappedFilterFile(file, status.getLen(), status.getModificationTime());
+      FileSystem fs = file.fileSystem();
+      FileStatus status = fs.getFileStatus(path);
+      if (status.isDirectory()) {
+        throw new IllegalArgumentException("the filter file " + path + " is a directory; give the path of a file");
+      }
+      if ("file".equals(fs.getUri().getScheme())) {
+        FilterFileInfo info = CuckooFilters.describe(java.nio.file.Path.of(fs.makeQualified(path).toUri()));
+        if (!info.maps()) {
+          throw new IllegalArgumentException("the filter file " + path + " (" + info + ") cannot be mapped: a "
+              + info.variant() + " filter is looked up by mightContain(CuckooFilters.read(...), column), which"
+              + " broadcasts it");
+        }
+      }
+      return new MappedFilterFile(file, status.getLen(), status.getModificationTime(), tail(fs, path, status.getLen()));
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the filter file " + file.path() + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException("cannot read the filter file " + path + ": " + e.getMessage(), e);
     }
   }
 
   @Override
   public MappedFilter filter() {
-    return OPEN.computeIfAbsent(file.path() + "@" + length + "@" + modified, k -> open());
+    Path path = file.path();
+    try {
+      FileSystem fs = file.fileSystem();
+      FileStatus status = fs.getFileStatus(path);
+      if (status.getLen() != length || status.getModificationTime() != modified
+          || tail(fs, path, length) != checksum) {
+        throw new IllegalStateException("the filter file " + path + " changed after the lookup column was made:"
+            + " make the column (or plan the Dataset) again to use the new file");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the filter file " + path, e);
+    }
+    return OPEN.computeIfAbsent(path + "@" + length + "@" + modified + "@" + checksum, k -> open());
   }
 
   @Override
@@ -52,16 +92,23 @@ final class MappedFilterFile implements ExecutorFilter {
     return "filter file " + file.path();
   }
 
+  /** The file's last 4 bytes: a filter file's CRC32C of all before them. */
+  private static int tail(FileSystem fs, Path path, long length) throws IOException {
+    if (length < 4) {
+      return 0;
+    }
+    try (FSDataInputStream in = fs.open(path)) {
+      in.seek(length - 4);
+      return in.readInt();
+    }
+  }
+
   private MappedFilter open() {
     Path path = file.path();
     try {
       FileSystem fs = file.fileSystem();
-      FileStatus status = fs.getFileStatus(path);
-      if (status.getLen() != length || status.getModificationTime() != modified) {
-        throw new IllegalStateException("the filter file " + path + " changed after the lookup column was made");
-      }
       if ("file".equals(fs.getUri().getScheme())) {
-        return CuckooFilters.open(java.nio.file.Path.of(path.toUri()));
+        return CuckooFilters.open(java.nio.file.Path.of(fs.makeQualified(path).toUri()));
       }
       java.nio.file.Path local = Files.createTempFile("cuckoo-spark-", ".cuckoo");
       local.toFile().deleteOnExit();

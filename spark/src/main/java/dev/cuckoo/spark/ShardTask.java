@@ -41,18 +41,7 @@ final class ShardTask {
     }
     try {
       if (target == null) {
-        // Counted first, then written into an array of exactly that size: a task holds its table and
-        // one copy of its bytes, where a ByteArrayOutputStream would hold two (its buffer, then
-        // toByteArray's copy) and a spare buffer would travel with a tail of zeros.
-        CountingOutput counted = new CountingOutput();
-        shard.writeTo(counted);
-        if (counted.count > Integer.MAX_VALUE - 8) {
-          throw new IllegalStateException("shard " + index + " takes " + counted.count
-              + " bytes, more than one array: give a larger 'shards'");
-        }
-        ByteBuffer bytes = ByteBuffer.allocate((int) counted.count);
-        shard.writeTo(new BufferOutput(bytes));
-        return new ShardOutcome(index, keys, 0, bytes.array(), null);
+        return new ShardOutcome(index, keys, 0, bytesOf(shard), null);
       }
       // One name per attempt: a retried or speculative attempt never writes over another's file;
       // the driver joins the files of the attempts whose results it got.
@@ -74,19 +63,57 @@ final class ShardTask {
    */
   private static long[] fill(FilterShard shard, Iterator<Tuple2<Integer, long[]>> chunks) {
     long[] hashes = gather(chunks);
-    Arrays.sort(hashes);
-    long keys = 0;
+    return fill(shard, hashes, distinct(hashes, hashes.length));
+  }
+
+  /**
+   * Adds the first {@code keys} hashes, which are distinct, and goes on counting past the first
+   * one the shard refuses, so the driver can say which capacity would do.
+   *
+   * @return the distinct keys, and how many of them the shard refused
+   */
+  static long[] fill(FilterShard shard, long[] hashes, int keys) {
     long refused = 0;
-    for (int i = 0; i < hashes.length; i++) {
-      if (i > 0 && hashes[i] == hashes[i - 1]) {
-        continue;
-      }
-      keys++;
+    for (int i = 0; i < keys; i++) {
       if (refused > 0 || !shard.addHash(hashes[i])) {
         refused++;
       }
     }
     return new long[] {keys, refused};
+  }
+
+  /**
+   * Sorts the first {@code length} hashes and moves the distinct ones to the front, in order.
+   *
+   * @return how many are distinct
+   */
+  static int distinct(long[] hashes, int length) {
+    Arrays.sort(hashes, 0, length);
+    int n = 0;
+    for (int i = 0; i < length; i++) {
+      if (i == 0 || hashes[i] != hashes[n - 1]) {
+        hashes[n++] = hashes[i];
+      }
+    }
+    return n;
+  }
+
+  /**
+   * A shard's bytes ({@link FilterShard#writeTo}), counted first, then written into an array of
+   * exactly that size: a task holds its table and one copy of its bytes, where a
+   * ByteArrayOutputStream would hold two (its buffer, then toByteArray's copy) and a spare buffer
+   * would travel with a tail of zeros.
+   */
+  static byte[] bytesOf(FilterShard shard) throws IOException {
+    CountingOutput counted = new CountingOutput();
+    shard.writeTo(counted);
+    if (counted.count > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException("shard " + shard.index() + " takes " + counted.count
+          + " bytes, more than one array: give a larger 'shards'");
+    }
+    ByteBuffer bytes = ByteBuffer.allocate((int) counted.count);
+    shard.writeTo(new BufferOutput(bytes));
+    return bytes.array();
   }
 
   /** Counts the bytes written to it, and keeps none. */
@@ -123,7 +150,8 @@ final class ShardTask {
     }
   }
 
-  private static long[] gather(Iterator<Tuple2<Integer, long[]>> chunks) {
+  /** The chunks' hashes in one array; each chunk is let go as it is copied. */
+  static long[] gather(Iterator<Tuple2<Integer, long[]>> chunks) {
     List<long[]> parts = new ArrayList<>();
     long n = 0;
     while (chunks.hasNext()) {

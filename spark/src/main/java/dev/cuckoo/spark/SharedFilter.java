@@ -11,6 +11,10 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 
 /**
  * A filter as it travels to executors: its file bytes, read back into a filter once per JVM. A
@@ -18,10 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * use; the executor's tasks then share that filter, read-only (lookups alone may run in
  * parallel on any filter).
  *
- * <p>{@link #of(byte[])} does the same for the SQL function, which is handed the bytes row by
- * row: the same array (a literal, a scalar subquery) is recognised by identity, and a copy of it
- * (a join hands each row its own) by its length, its header and the CRC32C at its end, which
- * covers every byte of the file. Filters whose bytes are not the same but agree on all three are
+ * <p>{@link #of(byte[])} does the same for the SQL function, whose bytes come with each task's
+ * copy of the plan: equal bytes are recognised by their length, their header and the CRC32C at
+ * their end, which covers every byte of the file. Filters whose bytes are not the same but agree on all three are
  * not told apart; for two filters of the same length and spec the chance is 2^-32.
  */
 final class SharedFilter implements Serializable {
@@ -30,6 +33,10 @@ final class SharedFilter implements Serializable {
   private static final int CACHED_FILES = 8;
   private static final int HEADER_BYTES = 256;
   private static final Map<FileKey, CuckooFilter> PARSED = new ConcurrentHashMap<>();
+  /** The driver's broadcasts of SQL filter arguments, by their bytes: a query run again reuses its broadcast. */
+  private static final Map<FileKey, Broadcast<SharedFilter>> BROADCASTS = new ConcurrentHashMap<>();
+  /** Filter files parsed in this JVM, for the tests that check a filter is read once, not per row or task. */
+  private static final AtomicLong PARSES = new AtomicLong();
 
   private final byte[] file;
   private transient volatile CuckooFilter filter;
@@ -61,12 +68,11 @@ final class SharedFilter implements Serializable {
     return f;
   }
 
-  /** The filter of a file's bytes, parsed once per JVM for equal bytes. */
+  /**
+   * The filter of a file's bytes, parsed once per JVM for equal bytes. Called once per task (a
+   * lookup keeps what it got), so telling equal bytes apart costs a task, not a row.
+   */
   static CuckooFilter of(byte[] file) {
-    Last last = Last.current;
-    if (last != null && last.file == file) {
-      return last.filter;
-    }
     FileKey key = new FileKey(file);
     CuckooFilter f = PARSED.get(key);
     if (f == null) {
@@ -75,28 +81,39 @@ final class SharedFilter implements Serializable {
       }
       f = PARSED.computeIfAbsent(key, k -> parse(file));
     }
-    Last.current = new Last(file, f);
     return f;
   }
 
+  /**
+   * On the driver: a broadcast of a filter file's bytes (a SQL filter argument's value, known
+   * when the plan runs), made once per distinct bytes of the session's context. The tasks then
+   * take the filter as {@code CuckooSpark.mightContain} gives it, instead of a copy of the bytes
+   * in every task's plan.
+   */
+  static Broadcast<SharedFilter> broadcast(SparkContext sc, byte[] file) {
+    FileKey key = new FileKey(file);
+    Broadcast<SharedFilter> b = BROADCASTS.get(key);
+    if (b == null || !b.isValid() || sc.isStopped()) {
+      if (BROADCASTS.size() >= CACHED_FILES) {
+        BROADCASTS.clear();
+      }
+      b = JavaSparkContext.fromSparkContext(sc).broadcast(new SharedFilter(file));
+      BROADCASTS.put(key, b);
+    }
+    return b;
+  }
+
+  /** @return how many filter files this JVM has parsed */
+  static long parses() {
+    return PARSES.get();
+  }
+
   private static CuckooFilter parse(byte[] file) {
+    PARSES.incrementAndGet();
     try {
       return CuckooFilters.read(new ByteArrayInputStream(file));
     } catch (IOException e) {
       throw new IllegalArgumentException("the filter's bytes are not a filter file: " + e.getMessage(), e);
-    }
-  }
-
-  /** The array last looked up in this JVM, and its filter: the common case of one filter. */
-  private static final class Last {
-    static volatile Last current;
-
-    final byte[] file;
-    final CuckooFilter filter;
-
-    Last(byte[] file, CuckooFilter filter) {
-      this.file = file;
-      this.filter = filter;
     }
   }
 

@@ -121,14 +121,118 @@ class CuckooSparkBuildTest {
   }
 
   @Test
-  void withoutACapacityTheBuildTakesTheCountOfNonNullRows() {
-    List<Object> keys = keys("string").subList(0, 1000);
-    Dataset<Row> ds = rows(DataTypes.StringType, keys);
-    long nonNull = ds.where("k IS NOT NULL").count();
-    CuckooFilter filter = CuckooSpark.build(ds, "k", "classic?fingerprintBits=12");
-    assertEquals(nonNull, filter.spec().capacity().orElseThrow());
-    assertEquals(1000, filter.size());
-    assertFindsEvery(filter, keys);
+  void withoutACapacityTheBuildIsSizedForTheDistinctKeysAtAnyDuplication() {
+    List<Object> keys = keys("string").subList(0, 5000);
+    CuckooFilter given = CuckooSpark.build(copies(keys, 1), "k", "classic?targetFpp=0.001&capacity=5000");
+    for (int copies : new int[] {1, 2, 10}) {
+      CuckooFilter sized = CuckooSpark.build(copies(keys, copies), "k", "classic?targetFpp=0.001");
+      assertEquals(5000, sized.size(), copies + "x");
+      assertEquals(5000, sized.capacity(), copies + "x: sized for the distinct keys, not the rows");
+      double ratio = (double) sized.sizeInBytes() / given.sizeInBytes();
+      assertTrue(Math.abs(ratio - 1) <= 0.05, copies + "x: " + sized.sizeInBytes() + " bytes against "
+          + given.sizeInBytes() + " given capacity=5000");
+      assertFindsEvery(sized, keys);
+    }
+  }
+
+  /** Each key in {@code copies} rows, spread over 4 partitions, with no nulls. */
+  private static Dataset<Row> copies(List<Object> keys, int copies) {
+    List<Row> rows = new ArrayList<>();
+    for (int c = 0; c < copies; c++) {
+      for (Object k : keys) {
+        rows.add(RowFactory.create(k));
+      }
+    }
+    return spark.createDataFrame(rows, new StructType().add("k", DataTypes.StringType)).repartition(4);
+  }
+
+  /** Runs an action in a job group and checks that it threw before any job ran. */
+  private static <T extends Throwable> T refusedBeforeAnyJob(Class<T> type, org.junit.jupiter.api.function.Executable
+      action) {
+    String group = "refuse-" + System.nanoTime();
+    spark.sparkContext().setJobGroup(group, "a call that must not start a job", false);
+    try {
+      T e = assertThrows(type, action);
+      assertEquals(0, spark.sparkContext().statusTracker().getJobIdsForGroup(group).length, "no job ran");
+      return e;
+    } finally {
+      spark.sparkContext().clearJobGroup();
+    }
+  }
+
+  @Test
+  void aBadConfigIsRefusedBeforeAnyJobEvenWithoutACapacity() {
+    Dataset<Row> ds = rows(DataTypes.LongType, keys("long").subList(0, 100));
+    IllegalArgumentException variant = refusedBeforeAnyJob(IllegalArgumentException.class,
+        () -> CuckooSpark.build(ds, "k", "clasic"));
+    assertTrue(variant.getMessage().contains("clasic"), variant.getMessage());
+    IllegalArgumentException key = refusedBeforeAnyJob(IllegalArgumentException.class,
+        () -> CuckooSpark.build(ds, "k", "classic?targtFpp=0.001"));
+    assertTrue(key.getMessage().contains("targtFpp"), key.getMessage());
+    IllegalArgumentException write = refusedBeforeAnyJob(IllegalArgumentException.class,
+        () -> CuckooSpark.write(ds, "k", "classic?targtFpp=0.001", tmp.resolve("typo.cuckoo").toString()));
+    assertTrue(write.getMessage().contains("targtFpp"), write.getMessage());
+  }
+
+  @Test
+  void aVariantThatCannotBeShardedIsRefusedAsTheGuideSays() {
+    Dataset<Row> ds = rows(DataTypes.LongType, keys("long").subList(0, 100));
+    for (String variant : List.of("scalable", "expandable")) {
+      UnsupportedOperationException build = refusedBeforeAnyJob(UnsupportedOperationException.class,
+          () -> CuckooSpark.build(ds, "k", variant + "?capacity=1000"));
+      assertTrue(build.getMessage().contains("variant " + variant + " cannot be built in shards")
+          && build.getMessage().contains("classic, semi-sorted"), build.getMessage());
+      UnsupportedOperationException write = refusedBeforeAnyJob(UnsupportedOperationException.class,
+          () -> CuckooSpark.write(ds, "k", variant, tmp.resolve(variant + ".cuckoo").toString()));
+      assertTrue(write.getMessage().contains("cannot be built in shards"), write.getMessage());
+    }
+  }
+
+  @Test
+  void aTargetThatCannotBeWrittenIsRefusedBeforeAnyJob() throws IOException {
+    // A directory under a regular file cannot be made, whoever runs the test (root ignores modes).
+    Path notADirectory = Files.writeString(tmp.resolve("plain-file"), "x");
+    String path = notADirectory.resolve("filters").resolve("seen.cuckoo").toUri().toString();
+    Dataset<Row> ds = rows(DataTypes.LongType, keys("long").subList(0, 100));
+    IllegalArgumentException e = refusedBeforeAnyJob(IllegalArgumentException.class,
+        () -> CuckooSpark.write(ds, "k", "classic?capacity=100", path));
+    assertTrue(e.getMessage().contains("cannot write to " + path), e.getMessage());
+  }
+
+  @Test
+  void aFilterFileIsCheckedOnTheDriverWhenItsColumnIsMade() throws IOException {
+    Path garbage = Files.writeString(tmp.resolve("garbage.cuckoo"), "not a filter file at all");
+    IllegalArgumentException notAFilter = assertThrows(IllegalArgumentException.class,
+        () -> CuckooSpark.mightContain(garbage.toUri().toString(), functions.col("k")));
+    assertTrue(notAFilter.getMessage().contains(garbage.getFileName().toString()), notAFilter.getMessage());
+    IllegalArgumentException directory = assertThrows(IllegalArgumentException.class,
+        () -> CuckooSpark.mightContain(tmp.toUri().toString(), functions.col("k")));
+    assertTrue(directory.getMessage().contains("is a directory"), directory.getMessage());
+    Path scalable = tmp.resolve("scalable.cuckoo");
+    try (java.io.OutputStream out = Files.newOutputStream(scalable)) {
+      CuckooFilters.create("scalable?capacity=100").writeTo(out);
+    }
+    IllegalArgumentException unmapped = assertThrows(IllegalArgumentException.class,
+        () -> CuckooSpark.mightContain(scalable.toUri().toString(), functions.col("k")));
+    assertTrue(unmapped.getMessage().contains("cannot be mapped"), unmapped.getMessage());
+    IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+        () -> CuckooSpark.mightContain(tmp.resolve("nope.cuckoo").toUri().toString(), functions.col("k")));
+    assertTrue(missing.getMessage().contains("nope.cuckoo"), missing.getMessage());
+  }
+
+  @Test
+  void aFileReplacedUnderAPlannedDatasetIsRefusedNamingThePath() {
+    List<Object> keys = keys("long").subList(0, 1000);
+    Dataset<Row> ds = rows(DataTypes.LongType, keys);
+    String path = tmp.resolve("replaced.cuckoo").toUri().toString();
+    // The same config both times: the same length, so only the time and the checksum tell the files apart.
+    CuckooSpark.write(ds, "k", "classic?capacity=1000", path);
+    Dataset<Row> found = ds.filter(CuckooSpark.mightContain(path, functions.col("k")));
+    assertEquals(ds.where("k IS NOT NULL").count(), found.count());
+    CuckooSpark.write(ds.where("k < 0"), "k", "classic?capacity=1000", path, true);
+    Exception e = assertThrows(Exception.class, found::count);
+    assertTrue(String.valueOf(e.getMessage()).contains("the filter file " + path.replace("file:///", "file:/")
+        + " changed after the lookup column was made"), String.valueOf(e.getMessage()));
   }
 
   @Test

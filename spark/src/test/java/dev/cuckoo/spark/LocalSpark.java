@@ -4,7 +4,8 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The one local Spark session of this module's tests ({@code local[2]}, small memory, no UI),
- * made on first use and shared by every test class of the JVM: starting Spark costs seconds.
+ * made on first use and shared by every test class of the JVM: starting Spark costs seconds. It
+ * has the SQL functions as a SQL user gets them: through {@code spark.sql.extensions}.
  */
 final class LocalSpark {
   private static SparkSession session;
@@ -21,6 +22,7 @@ final class LocalSpark {
           .config("spark.default.parallelism", "2")
           .config("spark.driver.memory", "512m")
           .config("spark.sql.adaptive.enabled", "false")
+          .config("spark.sql.extensions", CuckooSparkExtensions.class.getName())
           .getOrCreate();
     }
     return session;

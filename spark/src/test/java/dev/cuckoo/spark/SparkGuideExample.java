@@ -1,6 +1,7 @@
 package dev.cuckoo.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.CuckooFilter;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -24,9 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Java and SQL of the Spark guide chapter, run: the block of docs/guide/spark.md under
  * {@code <!-- spark-example: java -->} must equal the region {@code // tag::java[]} .. {@code //
- * end::java[]} of this class, dedented, and the block under {@code <!-- spark-example: sql -->}
- * is run as it stands. The docs module tests the other chapters' examples; this one lives here
- * because the docs module has no Spark (its class path keeps SLF4J 1.7 for Jedis, and Spark
+ * end::java[]} of this class, dedented; every block under {@code <!-- spark-example: sql -->} is
+ * run as it stands (a file's path put in for the one that reads a written file), and the one
+ * under {@code <!-- spark-example: refused -->} must be refused at analysis, naming its rewrite.
+ * The docs module tests the other chapters' examples; this one lives here because the docs
+ * module has no Spark (its class path keeps SLF4J 1.7 for Jedis, and Spark
  * brings SLF4J 2).
  */
 class SparkGuideExample {
@@ -73,18 +77,40 @@ class SparkGuideExample {
   }
 
   @Test
-  void sql() throws IOException {
+  void everySqlBlockRunsAndTheJoinFormIsRefusedNamingTheRewrite() throws IOException {
     spark.range(0, 1000).selectExpr("concat('u', id) AS url", "id AS user_id").createOrReplaceTempView("blocked");
     spark.range(0, 2000).selectExpr("concat('u', id) AS url", "id AS user_id").createOrReplaceTempView("events");
-    CuckooSpark.register(spark);
-    String sql = String.join("\n", guideBlock("sql"));
-    long kept = spark.sql(sql).count();
-    assertTrue(kept <= 1000 && kept > 990, "kept " + kept);
-    String users = """
-        SELECT count(*) FROM events WHERE cuckoo_might_contain(
-          (SELECT cuckoo_build(cuckoo_key(user_id), 'semi-sorted?capacity=1000') FROM blocked), user_id)
-        """;
-    assertTrue(spark.sql(users).first().getLong(0) >= 1000);
+    spark.range(0, 1000).selectExpr("concat('https://example.com/', id) AS url", "id").createOrReplaceTempView("visits");
+    spark.range(0, 2000).selectExpr("concat('https://example.com/', id) AS url", "id").createOrReplaceTempView("crawl");
+    String file = dir.resolve("visits.cuckoo").toUri().toString();
+    CuckooSpark.write(spark.table("visits"), "url", "classic?targetFpp=0.001", file);
+
+    List<List<String>> blocks = guideBlocks("sql");
+    assertEquals(4, blocks.size(), "the SQL blocks of the guide");
+    List<Row> fresh = spark.sql(String.join("\n", blocks.get(0))).collectAsList();
+    assertTrue(fresh.size() <= 1000 && fresh.size() > 990, "fresh " + fresh.size());
+    assertTrue(spark.sql(String.join("\n", blocks.get(1))).first().getLong(0) >= 1000);
+    String fromFile = String.join("\n", blocks.get(2)).replace("/filters/visits.cuckoo", file);
+    long freshByFile = spark.sql(fromFile).count();
+    assertTrue(freshByFile <= 1000 && freshByFile > 990, "fresh by the written file " + freshByFile);
+    String described = spark.sql(String.join("\n", blocks.get(3))).collectAsList().toString();
+    assertTrue(described.contains("Usage: cuckoo_might_contain(filter, key)"), described);
+
+    AnalysisException join = assertThrows(AnalysisException.class,
+        () -> spark.sql(String.join("\n", guideBlocks("refused").get(0))));
+    assertTrue(join.getMessage().contains("cuckoo_might_contain((SELECT bytes FROM f), key)"), join.getMessage());
+  }
+
+  @Test
+  void everySqlBlockOfTheGuideIsOneThisClassRuns() throws IOException {
+    List<String> guide = Files.readAllLines(GUIDE, StandardCharsets.UTF_8);
+    for (int i = 0; i < guide.size(); i++) {
+      if (guide.get(i).startsWith("```sql")) {
+        String marker = guide.get(i - 1);
+        assertTrue(marker.equals("<!-- spark-example: sql -->") || marker.equals("<!-- spark-example: refused -->"),
+            "docs/guide/spark.md:" + (i + 1) + ": a sql block this test does not run");
+      }
+    }
   }
 
   @Test
@@ -92,16 +118,26 @@ class SparkGuideExample {
     assertEquals(region(Files.readAllLines(SOURCE, StandardCharsets.UTF_8), "java"), guideBlock("java"));
   }
 
-  /** The lines of the guide's code block under {@code <!-- spark-example: name -->}. */
-  private static List<String> guideBlock(String name) throws IOException {
+  /** The lines of the guide's first code block under {@code <!-- spark-example: name -->}. */
+  static List<String> guideBlock(String name) throws IOException {
+    return guideBlocks(name).get(0);
+  }
+
+  /** The lines of each of the guide's code blocks under {@code <!-- spark-example: name -->}, in order. */
+  static List<List<String>> guideBlocks(String name) throws IOException {
     List<String> guide = Files.readAllLines(GUIDE, StandardCharsets.UTF_8);
-    int marker = guide.indexOf("<!-- spark-example: " + name + " -->");
-    assertTrue(marker >= 0, "docs/guide/spark.md has no block " + name);
-    List<String> block = new ArrayList<>();
-    for (int j = marker + 2; !guide.get(j).startsWith("```"); j++) {
-      block.add(guide.get(j));
+    List<List<String>> blocks = new ArrayList<>();
+    for (int i = 0; i < guide.size(); i++) {
+      if (guide.get(i).equals("<!-- spark-example: " + name + " -->")) {
+        List<String> block = new ArrayList<>();
+        for (int j = i + 2; !guide.get(j).startsWith("```"); j++) {
+          block.add(guide.get(j));
+        }
+        blocks.add(block);
+      }
     }
-    return block;
+    assertTrue(!blocks.isEmpty(), "docs/guide/spark.md has no block " + name);
+    return blocks;
   }
 
   /** The lines between a region's tags, less the first line's indent. */

@@ -1,0 +1,76 @@
+"""Cuckoo filters on PySpark: the SQL functions of cuckoo-spark as Column functions.
+
+The functions run in the JVM, where ``cuckoo-spark`` registers them through
+``spark.sql.extensions``; this module only names them, so it works on a classic
+session and over Spark Connect alike. ``write`` reaches the sharded build through
+the JVM, which only a classic (non-Connect) session has.
+
+    from pyspark.sql import SparkSession, functions as F
+    import cuckoo_spark as cs
+
+    spark = cs.configure(SparkSession.builder).getOrCreate()
+    cs.write(spark.table("visits"), "url", "classic?targetFpp=0.001", "/filters/visits.cuckoo")
+    seen = cs.filter_file(spark, "/filters/visits.cuckoo")
+    fresh = spark.table("crawl").where(~cs.might_contain(seen, F.col("url")))
+"""
+
+from pyspark.sql import functions as F
+
+__all__ = ["EXTENSIONS", "configure", "build", "might_contain", "key", "filter_file", "write"]
+
+#: The value of ``spark.sql.extensions`` that registers the functions in every session.
+EXTENSIONS = "dev.cuckoo.spark.CuckooSparkExtensions"
+
+
+def configure(builder):
+    """Adds the extension to a ``SparkSession.builder`` and returns the builder.
+
+    The cuckoo-spark jar must be on the driver's and executors' class path
+    (``spark.jars.packages=dev.cuckoo:cuckoo-spark:<version>``, or ``--jars``).
+    """
+    return builder.config("spark.sql.extensions", EXTENSIONS)
+
+
+def build(key, config):
+    """``cuckoo_build(key, config)``: an aggregate Column, the filter file's bytes.
+
+    ``key`` is a string, binary, bigint or int Column (or a column name); ``config`` a
+    config string such as ``"classic?targetFpp=0.001"``; without a capacity the
+    filter is sized for the distinct keys. Null when there are no non-null keys.
+    """
+    return F.call_function("cuckoo_build", _column(key), F.lit(config))
+
+
+def might_contain(filter_bytes, key):
+    """``cuckoo_might_contain(filter, key)``: true where ``key`` might be in the filter.
+
+    ``filter_bytes`` must be one value for the whole query: a scalar subquery
+    (``df.select(build(...)).scalar()``, or ``filter_file``) or a literal; a
+    Column of a joined DataFrame is refused when the query is analysed.
+    """
+    return F.call_function("cuckoo_might_contain", filter_bytes, _column(key))
+
+
+def key(value):
+    """``cuckoo_key(value)``: a key's bytes by the library's key rule."""
+    return F.call_function("cuckoo_key", _column(value))
+
+
+def filter_file(spark, path):
+    """The bytes of a filter file (one ``write`` wrote) as a scalar subquery, for ``might_contain``."""
+    return spark.read.format("binaryFile").load(path).select("content").scalar()
+
+
+def write(df, column, config, path, replace=False):
+    """Builds a filter of ``df[column]`` in shards across the cluster and writes it to ``path``.
+
+    Returns ``(keys, null_keys, shards, bytes)``. Needs a classic session: Spark
+    Connect has no JVM to reach; there, build with ``build`` or write from Java.
+    """
+    jvm = df.sparkSession.sparkContext._jvm
+    written = jvm.dev.cuckoo.spark.CuckooSpark.write(df._jdf, column, config, path, replace)
+    return written.keys(), written.nullKeys(), written.shards(), written.bytes()
+
+
+def _column(c):
+    return F.col(c) if isinstance(c, str) else c

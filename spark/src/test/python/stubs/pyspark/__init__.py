@@ -1,0 +1,1 @@
+"""A stand-in for pyspark where it cannot be installed: records what cuckoo_spark calls."""

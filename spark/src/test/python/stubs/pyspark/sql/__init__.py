@@ -1,0 +1,1 @@
+"""A stand-in for pyspark.sql: nothing but the functions module."""

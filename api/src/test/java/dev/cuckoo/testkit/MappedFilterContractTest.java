@@ -385,6 +385,7 @@ public abstract class MappedFilterContractTest {
   }
 
   @Test
+  @SuppressWarnings("ThreadPriorityCheck") // Thread.yield as a native call, where a pending fault is raised
   void aFileTruncatedAfterItWasOpenedIsNoCrash() throws IOException {
     Path file = dir.resolve("shrinks.cuckoo");
     CuckooFilter heap = CuckooFilters.create(shapes().get(0) + "&capacity=200000");

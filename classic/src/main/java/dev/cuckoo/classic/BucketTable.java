@@ -57,7 +57,8 @@ abstract sealed class BucketTable extends BitStringTable
    * @return the table
    */
   static BucketTable create(long bucketCount, int slots, int bits) {
-    return wrap(bucketCount, slots, bits, TableWords.onHeap(payloadWords(bucketCount, slots, bits)));
+    long words = payloadWords(bucketCount, slots, bits);
+    return wrap(bucketCount, slots, bits, slots == 4 && bits == 8 ? TableWords.onHeapInts(words) : TableWords.onHeap(words));
   }
 
   /**
@@ -70,7 +71,7 @@ abstract sealed class BucketTable extends BitStringTable
    */
   static BucketTable wrap(long bucketCount, int slots, int bits, TableWords words) {
     if (slots == 4 && bits == 8) {
-      return new ByteBucketTable(bucketCount, words);
+      return new ByteBucketTable(bucketCount, words.withFastInts());
     }
     if (slots == 4 && bits == 16) {
       return new ShortBucketTable(bucketCount, words);

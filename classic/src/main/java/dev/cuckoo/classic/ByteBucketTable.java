@@ -7,8 +7,9 @@ import dev.cuckoo.engine.TableWords;
 /**
  * The fast path for 8-bit fingerprints in buckets of 4: a bucket is 32 bits, half a word (bucket
  * {@code k} is bits {@code [32k, 32k + 32)}, the low half of word {@code k / 2} for an even
- * {@code k}), searched with one SWAR test. A lookup tests both of its buckets at once, as the two
- * halves of one {@code long}.
+ * {@code k}), read as one int ({@link TableWords#getInt}; on the heap its words are ints, {@link
+ * TableWords#onHeapInts}) and searched with one SWAR test. A lookup tests both of its buckets at
+ * once, as the two halves of one {@code long}.
  */
 final class ByteBucketTable extends BucketTable {
   private static final long LO = 0x0101_0101_0101_0101L;
@@ -24,7 +25,7 @@ final class ByteBucketTable extends BucketTable {
 
   /** @return bucket {@code k}'s 32 bits, in the low half */
   private long bucket(long k) {
-    return words.get(k >>> 1) >>> (k << 5);
+    return words.getInt(k);
   }
 
   @Override
@@ -52,13 +53,13 @@ final class ByteBucketTable extends BucketTable {
 
   @Override
   int read(long offset) {
-    return (int) (words.get(offset >>> 6) >>> offset) & 0xFF;
+    return (words.getInt(offset >>> 5) >>> offset) & 0xFF;
   }
 
   @Override
   void write(long offset, int value) {
-    long w = offset >>> 6;
-    words.set(w, (words.get(w) & ~(0xFFL << offset)) | ((long) value << offset));
+    long k = offset >>> 5;
+    words.setInt(k, (words.getInt(k) & ~(0xFF << offset)) | (value << offset));
   }
 
   @Override

@@ -66,6 +66,16 @@ final class HeapWords extends TableWords {
     out.writeLongs(words, 0, Math.toIntExact(count));
   }
 
+  /** {@inheritDoc} A copy into ints, as a table read from a file that reads ints asks for. */
+  @Override
+  public TableWords withFastInts() {
+    TableWords ints = TableWords.onHeapInts(length);
+    for (long w = 0; w < length; w++) {
+      ints.set(w, words[(int) w]);
+    }
+    return ints;
+  }
+
   @Override
   public long bytes() {
     return (long) words.length * Long.BYTES;

@@ -57,6 +57,22 @@ public abstract class TableWords {
   }
 
   /**
+   * Zeroed words on the heap kept as ints, two to a word, for a table that reads its buckets 32
+   * bits at a time ({@link #getInt}): one load a bucket, where a {@code long[]} takes a load, a
+   * shift and a mask.
+   *
+   * @param length the longs of the bit string, without padding
+   * @return the words, with one padding word after them
+   * @throws IllegalArgumentException if that is more than one array holds
+   */
+  public static TableWords onHeapInts(long length) {
+    if (length < 0 || 2 * (length + 1) > TablePayload.MAX_HEAP_WORDS) {
+      throw new IllegalArgumentException(length + " longs are more ints than one array holds");
+    }
+    return IntHeapWords.of(new int[(int) (2 * (length + 1))], length);
+  }
+
+  /**
    * Maps words of a payload: see {@link MappedWords}.
    *
    * @param payload the payload
@@ -83,6 +99,37 @@ public abstract class TableWords {
    * @param value what to store there
    */
   public abstract void set(long index, long value);
+
+  /**
+   * Bits {@code [32·index, 32·index + 32)} of the bit string: the low half of word {@code index /
+   * 2} for an even index, the high half for an odd one.
+   *
+   * @param index an int, below {@code 2·length()}
+   * @return it
+   */
+  public int getInt(long index) {
+    return (int) (get(index >>> 1) >>> (index << 5));
+  }
+
+  /**
+   * Stores bits {@code [32·index, 32·index + 32)} of the bit string, and no other.
+   *
+   * @param index an int, below {@code 2·length()}
+   * @param value what to store there
+   */
+  public void setInt(long index, int value) {
+    long w = index >>> 1;
+    long mask = 0xFFFF_FFFFL << (index << 5);
+    set(w, (get(w) & ~mask) | ((value & 0xFFFF_FFFFL) << (index << 5)));
+  }
+
+  /**
+   * @return these words as storage that reads ints in one load ({@link #onHeapInts}), copied
+   *     there if they are a {@code long[]} on the heap; any other storage is itself
+   */
+  public TableWords withFastInts() {
+    return this;
+  }
 
   /**
    * Bits {@code [offset, offset + 64)} of the bit string, zeros past its end.

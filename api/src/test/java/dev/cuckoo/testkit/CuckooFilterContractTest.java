@@ -12,15 +12,19 @@ import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.KeyEncoder;
+import dev.cuckoo.MappedFilter;
 import dev.cuckoo.TypedFilter;
 import dev.cuckoo.spi.SpecSchema;
 import dev.cuckoo.testkit.TestKey.Form;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -32,6 +36,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -76,15 +82,62 @@ public abstract class CuckooFilterContractTest {
   protected abstract String variant();
 
   /**
-   * Makes a filter of a config for a behaviour test: on the heap by default; a subclass may make
-   * it where else the variant keeps filters (in a file, with {@link
-   * CuckooFilters#createFile}), so that the kit runs over every storage.
+   * @return whether the behaviour tests make their filters in files ({@link
+   *     CuckooFilters#createFile}, in a directory of the kit's, each closed after its test), so
+   *     that a variant that maps files keeps the contract over that storage too; {@code false}
+   *     (on the heap) by default
+   */
+  protected boolean inFiles() {
+    return false;
+  }
+
+  /** The filters made in files by the current test, closed after it. */
+  private final List<MappedFilter> openFiles = new ArrayList<>();
+  /** Where {@link #newFilter} makes files, made at its first; {@code null} before. */
+  private Path filesDir;
+  private int filesMade;
+
+  /**
+   * Makes a filter of a config for a behaviour test: on the heap, or in a file when {@link
+   * #inFiles} says so.
    *
    * @param config a config from {@link #configs}
    * @return an empty filter of it
    */
-  protected CuckooFilter newFilter(String config) {
-    return CuckooFilters.create(config);
+  protected final CuckooFilter newFilter(String config) {
+    if (!inFiles()) {
+      return CuckooFilters.create(config);
+    }
+    try {
+      if (filesDir == null) {
+        filesDir = Files.createTempDirectory("cuckoo-contract-" + variant());
+      }
+      MappedFilter f = CuckooFilters.createFile(config, filesDir.resolve("f" + filesMade++ + ".cuckoo"));
+      openFiles.add(f);
+      return f;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @AfterEach
+  final void closeFiles() throws IOException {
+    for (MappedFilter f : openFiles) {
+      f.close();
+    }
+    openFiles.clear();
+  }
+
+  @AfterAll
+  final void removeFiles() throws IOException {
+    if (filesDir != null) {
+      try (Stream<Path> files = Files.list(filesDir)) {
+        for (Path p : (Iterable<Path>) files::iterator) {
+          Files.delete(p);
+        }
+      }
+      Files.delete(filesDir);
+    }
   }
 
   /**

@@ -31,7 +31,7 @@ import dev.cuckoo.spi.SpecSchema;
  * supported; 8- and 16-bit fingerprints in buckets of 4 take a faster path (a sharded table
  * takes the generic one).
  *
- * <p>What a filter promises beyond {@link CuckooFilter}:
+ * <p>What a filter promises beyond {@link dev.cuckoo.CuckooFilter}:
  * <ul>
  *   <li>built for capacity {@code N} (and {@code maxKicks >= 2000}), it takes {@code N} distinct
  *       keys without refusing one, in a table of about {@code N·f / load} bits (load 0.48,

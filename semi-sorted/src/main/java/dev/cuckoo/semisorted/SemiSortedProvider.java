@@ -30,7 +30,7 @@ import java.util.List;
  * {@code striped} here), and {@code shards} 1..2^20 (default 1), as for {@code classic}: a table
  * in shards built apart and joined ({@link dev.cuckoo.CuckooFilters#createShard}).
  *
- * <p>What a filter promises beyond {@link CuckooFilter}:
+ * <p>What a filter promises beyond {@link dev.cuckoo.CuckooFilter}:
  * <ul>
  *   <li>built for capacity {@code N} (and {@code maxKicks >= 2000}), it takes {@code N} distinct
  *       keys without refusing one, in a table of about {@code N·(f - 1) / 0.965} bits and at

@@ -66,8 +66,19 @@ abstract sealed class BucketTable extends BitStringTable
    * implementation for the shape.
    *
    * @param words {@link #payloadWords} longs in the layout described above
-   * @return the table
+   * @return the table, typed as the engine's base class: a caller's verification then loads no
+   *     class of this variant (the provider's, when ServiceLoader makes it to learn its name)
    * @throws IllegalArgumentException if the words are not that many
+   */
+  static BitStringTable of(long bucketCount, int slots, int bits, TableWords words) {
+    return wrap(bucketCount, slots, bits, words);
+  }
+
+  /**
+   * {@link #of}, typed as this class, for code of this package.
+   *
+   * @param words {@link #payloadWords} longs in the layout described above
+   * @return the table
    */
   static BucketTable wrap(long bucketCount, int slots, int bits, TableWords words) {
     if (slots == 4 && bits == 8) {

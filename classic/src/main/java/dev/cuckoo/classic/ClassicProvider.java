@@ -226,7 +226,7 @@ public final class ClassicProvider extends TableProvider {
 
   @Override
   protected BitStringTable wrap(FilterSpec resolved, long buckets, TableWords words) {
-    return BucketTable.wrap(buckets, resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), words);
+    return BucketTable.of(buckets, resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), words);
   }
 
   @Override

@@ -197,7 +197,7 @@ public final class SemiSortedProvider extends TableProvider {
 
   @Override
   protected BitStringTable wrap(FilterSpec resolved, long buckets, TableWords words) {
-    return SemiSortedTable.wrap(buckets, resolved.fingerprintBits().getAsInt(), words);
+    return SemiSortedTable.of(buckets, resolved.fingerprintBits().getAsInt(), words);
   }
 
   @Override

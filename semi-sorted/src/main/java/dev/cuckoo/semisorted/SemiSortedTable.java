@@ -123,8 +123,19 @@ abstract sealed class SemiSortedTable extends BitStringTable
    * implementation for the width.
    *
    * @param words {@link #payloadWords} longs in the layout described above
-   * @return the table
+   * @return the table, typed as the engine's base class: a caller's verification then loads no
+   *     class of this variant (the provider's, when ServiceLoader makes it to learn its name)
    * @throws IllegalArgumentException if the width or the words' length does not fit
+   */
+  static BitStringTable of(long bucketCount, int bits, TableWords words) {
+    return wrap(bucketCount, bits, words);
+  }
+
+  /**
+   * {@link #of}, typed as this class, for code of this package.
+   *
+   * @param words {@link #payloadWords} longs in the layout described above
+   * @return the table
    */
   static SemiSortedTable wrap(long bucketCount, int bits, TableWords words) {
     if (bits < 8) {

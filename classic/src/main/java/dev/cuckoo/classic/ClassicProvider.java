@@ -182,9 +182,8 @@ public final class ClassicProvider extends TableProvider {
       throw new IllegalArgumentException(
           "no classic filter has bucketSize=" + bucketSize + " and fingerprintBits=" + fingerprintBits);
     }
-    // allocatedWords = ceil(buckets · slots · bits / 64) + padding <= maxWords
-    long padding = 1;
-    long maxBuckets = (maxWords - padding) * Long.SIZE / ((long) bucketSize * fingerprintBits);
+    // allocatedWords = ceil(buckets · slots · bits / 64) + 1 (the heap's padding word) <= maxWords
+    long maxBuckets = (maxWords - 1) * Long.SIZE / ((long) bucketSize * fingerprintBits);
     return CuckooSizing.maxCapacity(bucketSize, fingerprintBits, maxBuckets);
   }
 

@@ -60,11 +60,6 @@ abstract class FileWords extends TableWords {
     return length * Long.BYTES;
   }
 
-  @Override
-  public final boolean isMapped() {
-    return true;
-  }
-
   /**
    * Writes the changed pages of every segment to the file and waits for them, and reports the
    * regions stored to since the last force to the payload ({@link ChangedRegions#report}).

@@ -32,7 +32,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   protected final FingerprintStash stash;
   private final BitStringTable table;
   /** What keeps a mapped table's file consistent; {@code null} for a table on the heap. */
-  private final MappedTable file;
+  final MappedTable file;
 
   /**
    * What a filter is made of.
@@ -193,7 +193,6 @@ public abstract class TableFilter extends AbstractCuckooFilter {
    * {@code concurrency=striped} through the store.
    */
   static final class Mapped extends TableFilter implements dev.cuckoo.MappedFilter {
-    private final MappedTable keeper;
     /** The table (or its sharded view) lookups read; {@code null} when they go through the store. */
     private final CuckooTable lookups;
     /** The table itself, for block lookups; {@code null} when lookups go elsewhere. */
@@ -201,7 +200,6 @@ public abstract class TableFilter extends AbstractCuckooFilter {
 
     Mapped(Parts parts, CuckooTable lookups) {
       super(parts);
-      this.keeper = parts.file();
       this.lookups = lookups;
       this.blocks = lookups == parts.table() ? parts.table() : null;
     }
@@ -225,33 +223,33 @@ public abstract class TableFilter extends AbstractCuckooFilter {
 
     @Override
     public java.nio.file.Path path() {
-      return keeper.path();
+      return file.path();
     }
 
     @Override
     public boolean isWritable() {
-      return keeper.writable();
+      return file.writable();
     }
 
     @Override
     public void force() throws IOException {
-      keeper.force(store.size(), stash);
+      file.force(store.size(), stash);
     }
 
     @Override
     public void close() throws IOException {
-      keeper.close(store.size(), stash);
+      file.close(store.size(), stash);
     }
 
     /** {@inheritDoc} Its checksum, the items against the table's and the stash's fingerprints, and the table's encoding. */
     @Override
     public void verify() throws IOException {
-      if (keeper.writable()) {
+      if (file.writable()) {
         force();
       }
       BitStringTable table = table();
-      keeper.verify(store.size(), stash.size() + table.occupiedSlots(), table.tailIsClear());
-      table.requireEncoding(keeper.path() + ": " + spec().variant());
+      file.verify(store.size(), stash.size() + table.occupiedSlots(), table.tailIsClear());
+      table.requireEncoding(file.path() + ": " + spec().variant());
     }
   }
 

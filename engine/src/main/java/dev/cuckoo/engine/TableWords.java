@@ -206,9 +206,4 @@ public abstract class TableWords {
    * nothing for the heap; a mapped file's changed pages written and waited for.
    */
   public void force() {}
-
-  /** @return whether {@link #force} has anything to do: the words live in a file */
-  public boolean isMapped() {
-    return false;
-  }
 }

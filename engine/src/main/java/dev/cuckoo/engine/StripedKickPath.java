@@ -16,11 +16,11 @@ final class StripedKickPath {
    * of either bucket whose other bucket has room, as KickPath does), then the random walk of Fan
    * et al. [1] (section 3.1) of at most maxKicks steps, recording each bucket and the entry that
    * would leave it. The moves then run from the free end of the path backwards, each under the
-   * locks of its two buckets, and each re-checks that the entry is still in its bucket and that
-   * the next has room. A move puts the entry in its other bucket before a reader can see it gone
-   * from the first (both stripes are odd until both changes are made), so every stored entry is
-   * findable at every moment, which the in-place walk of KickPath, with one entry in hand, is
-   * not. If a move finds the path changed by another writer, the path is spoilt and the caller
+   * locks of its two buckets, and each re-checks that the next bucket has room and the entry is
+   * still in its bucket, storing it in the next before taking it from the first. A reader cannot
+   * see it gone from the first (both stripes are odd until both changes are made), so every
+   * stored entry is findable at every moment; and a process that dies between the two stores
+   * leaves a duplicate, never a loss, as KickPath's moves do. If a move finds the path changed by another writer, the path is spoilt and the caller
    * searches again; the moves made so far only moved entries to their other bucket. Every move
    * is counted by the store (beginMove, endMove), so that its lookups know when to distrust a
    * miss.
@@ -140,13 +140,17 @@ final class StripedKickPath {
       store.beginMove();
       locks.beginWrite(stripeFrom, stripeTo);
       try {
-        if (!table.remove(from, entry)) {
+        // Stored in the other bucket first, then taken from this one: a process that dies between
+        // the two leaves a duplicate, never a loss (KickPath's class comment).
+        long moved = table.movedEntry(entry);
+        if (!table.insert(to, moved)) {
           return false;
         }
-        if (table.insert(to, table.movedEntry(entry))) {
+        java.lang.invoke.VarHandle.storeStoreFence();
+        if (table.remove(from, entry)) {
           return true;
         }
-        table.insert(from, entry); // the slot it just left
+        table.remove(to, moved); // another writer took the entry first: the copy just made goes
         return false;
       } finally {
         locks.endWrite(stripeFrom, stripeTo);

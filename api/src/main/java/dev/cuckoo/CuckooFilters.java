@@ -172,12 +172,14 @@ public final class CuckooFilters {
    *     for the variants that can be mapped
    * @return the filter, read-only: writes throw {@link UnsupportedOperationException}
    * @throws CorruptFilterException if the file is damaged, truncated, of another length than its
-   *     header says, names a variant or hash that is not installed, or was left being changed by
-   *     a writer that stopped between forces
+   *     header says, or names a variant or hash that is not installed; or was left being changed
+   *     by a writer that stopped between forces and cannot be recovered ({@link #recover}: the
+   *     machine restarted since, or this process may not write the file, which the message says)
    * @throws UnsupportedOperationException if the variant cannot be mapped (the message names
    *     those that can; {@link #read} still reads it), or the file is of an older format version
    *     (the message says how to convert it)
-   * @throws IOException if reading fails
+   * @throws IOException if reading fails, or a writer has the file open and has changed it since
+   *     its last force (the message says so)
    */
   public static MappedFilter open(java.nio.file.Path path) throws IOException {
     return MappedFiles.open(path, false);
@@ -186,7 +188,8 @@ public final class CuckooFilters {
   /**
    * Maps a filter file read-write, as {@link #open} does: adds and removes change the file through
    * the mapping, {@link MappedFilter#force} makes them durable, {@link MappedFilter#close} forces
-   * and closes. The file is locked against other writers while open.
+   * and closes. The file is locked against other writers while open. A file whose writer died
+   * before it forced or closed it is recovered first ({@link #recover}).
    *
    * @param path a filter file of format version 3
    * @return the filter
@@ -196,6 +199,27 @@ public final class CuckooFilters {
    */
   public static MappedFilter openWritable(java.nio.file.Path path) throws IOException {
     return MappedFiles.open(path, true);
+  }
+
+  /**
+   * Brings back a file whose writer died (killed, out of memory, halted) after changing it and
+   * before forcing or closing it, with every key whose add had returned: a writer's stores reach
+   * the file however its process ends, and every store it makes keeps each stored fingerprint in
+   * one of its slots. Recovery puts back any bucket rewrite the writer was in the middle of,
+   * recounts the items, rebuilds the checksum and marks the file consistent. {@link #open} and
+   * {@link #openWritable} do the same when they find such a file; {@code cuckoo recover FILE} is
+   * this method. A file whose machine stopped (a power loss, a kernel crash) is refused: the
+   * pages written since its last force may have reached the disk in any order or not at all.
+   *
+   * @param path a filter file of format version 3
+   * @return {@code true} if the file was recovered; {@code false} if it was consistent already
+   *     (forced or closed by its last writer), and is left as it was
+   * @throws CorruptFilterException if the file is not a filter file, is damaged, or was being
+   *     changed when the machine stopped (the boot id it recorded is not this boot's)
+   * @throws IOException if a writer has the file open now, or reading or writing fails
+   */
+  public static boolean recover(java.nio.file.Path path) throws IOException {
+    return MappedFiles.recover(path);
   }
 
   /**

@@ -64,6 +64,18 @@ public final class FilterSpec {
    * spec) for a table that is not.
    */
   public static final String SHARDS = "shards";
+  /**
+   * The option, of the variants whose filters live in files ({@link CuckooFilters#createFile}),
+   * of what a crash may take from a file: {@code process} (the default, left out of a resolved
+   * spec), where a writer whose process dies keeps every add that had returned, and {@code
+   * machine}, where every add before the last {@link MappedFilter#force} survives a crash of the
+   * machine too (and adds after it may be lost). A filter on the heap ignores it.
+   */
+  public static final String DURABILITY = "durability";
+  /** {@value #DURABILITY}'s default: a writer's death at any instant loses no add that returned. */
+  public static final String DURABILITY_PROCESS = "process";
+  /** {@value #DURABILITY}'s other value: a machine's crash loses no add forced before it. */
+  public static final String DURABILITY_MACHINE = "machine";
   /** Property that names the variant in {@link #fromProperties(Properties, String)}. */
   public static final String VARIANT_PROPERTY = "variant";
 

@@ -466,9 +466,9 @@ public final class FilterFile {
    */
   static String dirtyMessage(String file) {
     return file + " is marked as being changed in place: either a writer has it open now (wait until it"
-        + " forces or closes it, then read it again), or its writer stopped before it forced or closed it,"
-        + " and its table may hold a half-moved fingerprint (rebuild it, or use the copy written before);"
-        + " reading it is refused";
+        + " forces or closes it, then read it again), or its writer stopped before it forced or closed it"
+        + " (CuckooFilters.open, openWritable and recover, or 'cuckoo recover FILE', recover it); reading it as"
+        + " a stream is refused";
   }
 
   /** Reads the checksum and compares it with what the reader computed. */

@@ -41,6 +41,8 @@ final class MappedEnvelope implements MappedPayload {
   private final long stateOffset;
   /** Whether the file was just created: zeros after its first {@code payloadOffset} bytes. */
   private final boolean zeros;
+  /** Whether the file was marked as being changed when opened, for the variant to recover. */
+  private boolean wasBeingChanged;
   /** Log2 of the bytes of a region. */
   private int regionShift;
   /** Each region's CRC32C (the state field read as clean), where {@link #known}; null until needed. */
@@ -60,6 +62,16 @@ final class MappedEnvelope implements MappedPayload {
     this.payloadLength = payloadLength;
     this.stateOffset = stateOffset;
     this.zeros = zeros;
+  }
+
+  /** Opened to recover a file its writer left marked as being changed: see {@link #wasBeingChanged}. */
+  void toRecover() {
+    wasBeingChanged = true;
+  }
+
+  @Override
+  public boolean wasBeingChanged() {
+    return wasBeingChanged;
   }
 
   @Override
@@ -89,6 +101,184 @@ final class MappedEnvelope implements MappedPayload {
     requireInside(at, bytes);
     return channel.map(writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY,
         payloadOffset + at, bytes);
+  }
+
+  @Override
+  public MappedByteBuffer mapPrivate(long at, long bytes) throws IOException {
+    requireInside(at, bytes);
+    if (!writable) {
+      throw new UnsupportedOperationException(path + " is open read-only: it has no pages of its own to change");
+    }
+    return channel.map(FileChannel.MapMode.PRIVATE, payloadOffset + at, bytes);
+  }
+
+  /** Bytes of a journal before its ranges: magic, payload offset and length, range count. */
+  private static final int JOURNAL_HEAD = 4 + 8 + 8 + 4;
+  /** "CKJ1": the first bytes of a journal. */
+  private static final int JOURNAL_MAGIC = 0x434B4A31;
+
+  /** @return the journal beside a filter file */
+  static Path journalOf(Path path) {
+    return path.resolveSibling(path.getFileName() + ".journal");
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The journal: "CKJ1", the payload's offset and length in the file (so that a journal is
+   * never replayed into another file), the count of ranges, each range's offset, length and
+   * bytes, then the CRC32C of all of it. It is created once and kept, emptied after each commit:
+   * a new file's name would need its directory forced before it could be trusted.
+   */
+  @Override
+  public void commit(long[] at, ByteBuffer[] bytes) throws IOException {
+    Path journal = journalOf(path);
+    boolean created = !java.nio.file.Files.exists(journal);
+    try (FileChannel j = MappedFiles.opened(journal, FileChannel.open(journal, java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE))) {
+      j.truncate(0);
+      CRC32C crc = new CRC32C();
+      ByteBuffer head = ByteBuffer.allocate(JOURNAL_HEAD).putInt(JOURNAL_MAGIC).putLong(payloadOffset)
+          .putLong(payloadLength).putInt(at.length).flip();
+      long position = append(j, 0, head, crc);
+      for (int i = 0; i < at.length; i++) {
+        requireInside(at[i], bytes[i].remaining());
+        ByteBuffer range = ByteBuffer.allocate(12).putLong(at[i]).putInt(bytes[i].remaining()).flip();
+        position = append(j, position, range, crc);
+        position = append(j, position, bytes[i].duplicate(), crc);
+      }
+      append(j, position, ByteBuffer.allocate(4).putInt(0, (int) crc.getValue()), null);
+      j.force(true);
+    }
+    if (created) {
+      forceDirectory(journal);
+    }
+    beginChange();
+    for (int i = 0; i < at.length; i++) {
+      write(at[i], bytes[i].duplicate());
+    }
+    seal();
+    // Done: a file that is not marked is never replayed into, so the journal need not reach the disk empty.
+    try (FileChannel j = MappedFiles.opened(journal, FileChannel.open(journal, java.nio.file.StandardOpenOption.WRITE))) {
+      j.truncate(0);
+    }
+  }
+
+  private static long append(FileChannel channel, long position, ByteBuffer bytes, CRC32C crc) throws IOException {
+    if (crc != null) {
+      crc.update(bytes.duplicate());
+    }
+    while (bytes.hasRemaining()) {
+      position += channel.write(bytes, position);
+    }
+    return position;
+  }
+
+  /** Makes a new file's name durable: its directory, forced. */
+  private static void forceDirectory(Path file) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    try (FileChannel d = FileChannel.open(dir, java.nio.file.StandardOpenOption.READ)) {
+      d.force(true);
+    } catch (IOException | UnsupportedOperationException notOnThisSystem) {
+      // Some systems cannot open a directory; there a new name is as durable as they make it.
+    }
+  }
+
+  /**
+   * Replays the journal of a file marked as being changed whose writer used {@link #commit}: the
+   * journal is checked whole (magic, this payload, its CRC) and its ranges written, then the file
+   * is sealed.
+   *
+   * @throws CorruptFilterException if there is no whole journal for this file
+   * @throws IOException if reading or writing fails
+   */
+  void replayJournal() throws IOException {
+    Path journal = journalOf(path);
+    String refused = path + " was being changed when its writer or its machine stopped, in the middle of a force";
+    if (!java.nio.file.Files.exists(journal)) {
+      throw new CorruptFilterException(refused + ", and its journal " + journal + " is missing: it cannot be"
+          + " recovered; rebuild it, or use the copy written before");
+    }
+    try (FileChannel j = MappedFiles.opened(journal, FileChannel.open(journal, java.nio.file.StandardOpenOption.READ))) {
+      long size = j.size();
+      if (size < JOURNAL_HEAD + 4 || !journalIsWhole(j, size)) {
+        throw new CorruptFilterException(refused + " (" + (size == 0 ? "the file was created and never forced"
+            : "before its journal was whole") + "), and its journal " + journal + " holds no whole change: it"
+            + " cannot be recovered; rebuild it, or use the copy written before");
+      }
+      ByteBuffer head = ByteBuffer.allocate(JOURNAL_HEAD);
+      j.read(head, 0);
+      head.flip();
+      head.getInt();
+      if (head.getLong() != payloadOffset || head.getLong() != payloadLength) {
+        throw new CorruptFilterException(refused + ", and its journal " + journal + " is of another file");
+      }
+      int count = head.getInt();
+      long position = JOURNAL_HEAD;
+      for (int i = 0; i < count; i++) {
+        ByteBuffer range = ByteBuffer.allocate(12);
+        readFully(j, range, position);
+        long at = range.getLong(0);
+        int length = range.getInt(8);
+        position += 12;
+        ByteBuffer bytes = ByteBuffer.allocate(Math.min(length, 1 << 20));
+        for (int done = 0; done < length; ) {
+          bytes.clear().limit(Math.min(bytes.capacity(), length - done));
+          readFully(j, bytes, position + done);
+          bytes.flip();
+          write(at + done, bytes);
+          done += bytes.limit();
+        }
+        position += length;
+      }
+    }
+    seal();
+  }
+
+  /** @return whether the journal's CRC matches its bytes and its ranges fill it exactly */
+  private boolean journalIsWhole(FileChannel j, long size) throws IOException {
+    CRC32C crc = new CRC32C();
+    ByteBuffer chunk = ByteBuffer.allocate(1 << 16);
+    for (long at = 0; at < size - 4; ) {
+      chunk.clear().limit((int) Math.min(chunk.capacity(), size - 4 - at));
+      readFully(j, chunk, at);
+      chunk.flip();
+      crc.update(chunk);
+      at += chunk.limit();
+    }
+    ByteBuffer stored = ByteBuffer.allocate(4);
+    readFully(j, stored, size - 4);
+    if (stored.getInt(0) != (int) crc.getValue()) {
+      return false;
+    }
+    ByteBuffer head = ByteBuffer.allocate(JOURNAL_HEAD);
+    readFully(j, head, 0);
+    if (head.getInt(0) != JOURNAL_MAGIC) {
+      return false;
+    }
+    long position = JOURNAL_HEAD;
+    for (int i = 0; i < head.getInt(20); i++) {
+      ByteBuffer range = ByteBuffer.allocate(12);
+      if (position + 12 > size - 4) {
+        return false;
+      }
+      readFully(j, range, position);
+      long at = range.getLong(0);
+      int length = range.getInt(8);
+      if (at < 0 || length < 0 || length > payloadLength - at) {
+        return false;
+      }
+      position += 12L + length;
+    }
+    return position == size - 4;
+  }
+
+  private void readFully(FileChannel channel, ByteBuffer into, long at) throws IOException {
+    while (into.hasRemaining()) {
+      if (channel.read(into, at + into.position()) < 0) {
+        throw new CorruptFilterException(path + ": its journal ends early");
+      }
+    }
   }
 
   @Override

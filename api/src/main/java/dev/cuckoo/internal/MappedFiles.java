@@ -25,7 +25,8 @@ import java.util.Objects;
  *
  * <p>A writer holds the file's exclusive lock while it has the file open, so a second writer is
  * refused, and a reader of a file marked as being changed learns from the lock whether a writer is
- * at work or one stopped ({@link #dirtyMessage}).
+ * at work ({@link #liveWriterMessage}) or one stopped, whose file a writer's open recovers ({@link
+ * #recover}).
  */
 public final class MappedFiles {
   private MappedFiles() {}
@@ -46,9 +47,9 @@ public final class MappedFiles {
   public static dev.cuckoo.MappedFilter open(Path path, boolean writable) throws IOException {
     Objects.requireNonNull(path, "path must not be null");
     requireNotDirectory(path);
-    FileChannel channel = writable
+    FileChannel channel = opened(path, writable
         ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
-        : FileChannel.open(path, StandardOpenOption.READ);
+        : FileChannel.open(path, StandardOpenOption.READ));
     try {
       if (writable && !locked(channel)) {
         throw new IOException(path + " is being written by another writer (it holds the file's lock)");
@@ -75,8 +76,18 @@ public final class MappedFiles {
             + " CuckooFilters.convert (or 'cuckoo convert " + path + " OUT') rewrites it as version "
             + FilterFile.FORMAT_VERSION + ", which opens mapped");
       }
-      if (header.dirty()) {
-        throw new CorruptFilterException(dirtyMessage(path, channel, writable));
+      if (header.dirty() && !writable) {
+        if (writerHolds(channel)) {
+          throw new IOException(liveWriterMessage(path));
+        }
+        // Its writer is gone: recovered by a writer's open, if this process may write the file.
+        channel.close();
+        if (!java.nio.file.Files.isWritable(path)) {
+          throw new CorruptFilterException(stoppedWriterMessage(path) + "; this process may not write it: recover it"
+              + " as a user who may ('cuckoo recover " + path + "', or CuckooFilters.recover)");
+        }
+        recover(path);
+        return open(path, false);
       }
       requireLength(path, channel, header, "(truncated, or extended)");
       ProviderRegistry.Resolved resolved;
@@ -91,6 +102,14 @@ public final class MappedFiles {
       }
       MappedEnvelope payload = new MappedEnvelope(path, channel, writable, header.payloadOffset(),
           header.payloadLength(), header.stateOffset(), false);
+      if (header.dirty()) {
+        // Open for writing, lock held: no writer is at work on it.
+        if (isMachineDurable(resolved.spec())) {
+          payload.replayJournal(); // its force was cut short: the journal holds it whole
+        } else {
+          payload.toRecover(); // its writer's process died: the variant recovers what it stored
+        }
+      }
       try {
         return provider.open(resolved.spec(), payload);
       } catch (RuntimeException e) {
@@ -137,7 +156,7 @@ public final class MappedFiles {
 
   /** @return the file, open read-write with the extra option, whose lock this process holds */
   private static FileChannel lockedFile(Path path, StandardOpenOption option) throws IOException {
-    FileChannel channel = FileChannel.open(path, option, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel channel = opened(path, FileChannel.open(path, option, StandardOpenOption.READ, StandardOpenOption.WRITE));
     try {
       if (!locked(channel)) {
         throw new IOException(path + " is being written by another writer (it holds the file's lock)");
@@ -331,25 +350,63 @@ public final class MappedFiles {
         + " can: " + mappable + "; CuckooFilters.read still reads its files");
   }
 
+  /** Wraps every channel opened on a filter file or its journal; {@code null} for none. */
+  private static volatile java.util.function.BiFunction<Path, FileChannel, FileChannel> channels;
+
   /**
-   * Why a file marked as being changed is refused, told apart by the file's lock: a writer holds
-   * it while it has the file open ({@link #open} with {@code writable}, {@link #createFile}), and
-   * the operating system releases it when the writer's process ends, however it ends.
+   * For tests that stage a machine's crash: from now on every channel this class and the
+   * envelope open on a filter file or its journal is first given to {@code wrap}, with its file.
+   *
+   * @param wrap what wraps each channel, or {@code null} to stop
+   */
+  public static void wrapChannels(java.util.function.BiFunction<Path, FileChannel, FileChannel> wrap) {
+    channels = wrap;
+  }
+
+  /** @return the channel, as {@link #wrapChannels} wraps it */
+  static FileChannel opened(Path path, FileChannel channel) {
+    java.util.function.BiFunction<Path, FileChannel, FileChannel> wrap = channels;
+    return wrap == null ? channel : wrap.apply(path, channel);
+  }
+
+  /** @return whether a resolved spec asks for {@code durability=machine} */
+  static boolean isMachineDurable(FilterSpec resolved) {
+    return FilterSpec.DURABILITY_MACHINE.equals(resolved.option(FilterSpec.DURABILITY).orElse(null));
+  }
+
+  /**
+   * Recovers a file whose writer died while it was marked as being changed, as {@link #open} for
+   * writing does: see {@link dev.cuckoo.CuckooFilters#recover}.
    *
    * @param path the file
-   * @param channel the file, open
-   * @param locked whether this channel already holds the file's lock (it was opened for writing)
-   * @return the message
+   * @return {@code true} if it was recovered, {@code false} if it was consistent already
+   * @throws CorruptFilterException if it cannot be recovered (the machine restarted since, or it
+   *     is damaged) or is not a filter file
+   * @throws IOException if a writer has it open, or reading or writing fails
    */
-  static String dirtyMessage(Path path, FileChannel channel, boolean locked) throws IOException {
-    if (!locked && writerHolds(channel)) {
-      return path + " is being changed in place by a writer that has it open now (it holds the file's lock):"
-          + " its table is consistent only after the writer forces or closes it; open it once the writer has"
-          + " closed it (or forced it and stopped changing it)";
+  public static boolean recover(Path path) throws IOException {
+    Header header = headerOf(path);
+    if (header.version() < FilterFile.FORMAT_VERSION || !header.dirty()) {
+      return false;
     }
-    return path + " was being changed in place when its writer stopped (it was not forced or closed"
-        + " after its last change), so its table may hold a half-moved fingerprint; rebuild it, or use the"
-        + " copy written before; opening it is refused";
+    open(path, true).close();
+    return true;
+  }
+
+  /**
+   * @param path a file marked as being changed whose lock a writer holds
+   * @return why it is not read now: a reader is told a writer is at work, never that one stopped
+   */
+  static String liveWriterMessage(Path path) {
+    return path + " is being changed in place by a writer that has it open now (it holds the file's lock):"
+        + " its table is consistent only after the writer forces or closes it; open it once the writer has"
+        + " closed it (or forced it and stopped changing it)";
+  }
+
+  /** @return the start of what is said of a file whose writer stopped while it was marked as being changed */
+  static String stoppedWriterMessage(Path path) {
+    return path + " was being changed in place when its writer stopped (it was not forced or closed after its"
+        + " last change)";
   }
 
   /** @return whether another channel, in this process or another, holds the lock of a file open for reading */

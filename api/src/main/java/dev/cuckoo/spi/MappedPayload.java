@@ -39,6 +39,38 @@ public interface MappedPayload {
   MappedByteBuffer map(long at, long bytes) throws IOException;
 
   /**
+   * Maps part of the payload copy-on-write: stores reach this process's own copy of the pages
+   * they touch, never the file, until {@link #commit} writes them there. For a filter whose file
+   * must survive the machine's crash ({@code durability=machine}): between commits the file is
+   * exactly what the last one left.
+   *
+   * @param at the offset in the payload
+   * @param bytes the length, at most {@link Integer#MAX_VALUE}
+   * @return the mapping, in big-endian order
+   * @throws IOException if mapping fails
+   * @throws UnsupportedOperationException if the file is not open for writing
+   */
+  default MappedByteBuffer mapPrivate(long at, long bytes) throws IOException {
+    throw new UnsupportedOperationException("this payload maps no private copy");
+  }
+
+  /**
+   * Writes ranges of bytes into the payload as one change that a crash of the process or of the
+   * machine leaves whole or not at all, then {@link #seal}s the file: the ranges are written to
+   * a journal beside the file ({@code FILE.journal}) and forced, the file is marked as being
+   * changed, the ranges are written into it and forced, and the file is sealed. The next open of
+   * a file left marked replays a whole journal (and refuses the file if there is none). The
+   * journal takes as many bytes as the ranges, and is emptied after the seal.
+   *
+   * @param at each range's offset in the payload
+   * @param bytes each range's bytes, from its position to its limit
+   * @throws IOException if writing fails
+   */
+  default void commit(long[] at, ByteBuffer[] bytes) throws IOException {
+    throw new UnsupportedOperationException("this payload keeps no journal");
+  }
+
+  /**
    * Reads part of the payload as a stream that reports a short read as a corrupt file.
    *
    * @param at the offset in the payload
@@ -67,6 +99,17 @@ public interface MappedPayload {
    * @throws IllegalArgumentException if the range is not inside the payload
    */
   void changed(long at, long bytes);
+
+  /**
+   * Whether the file was marked as being changed when it was opened: its writer died before it
+   * forced or closed it. The envelope opens such a file only for writing, holding its lock, so
+   * that the variant recovers it (and then forces it, which {@link #seal}s it).
+   *
+   * @return {@code true} for a file to recover
+   */
+  default boolean wasBeingChanged() {
+    return false;
+  }
 
   /**
    * Marks the file as being changed and forces the mark to the storage device, so that a file

@@ -616,6 +616,17 @@ public final class SpecSchema {
     }
 
     /**
+     * Declares the option {@link FilterSpec#DURABILITY}, for a variant whose filters map files:
+     * {@code process} (the default, left out of a resolved spec) or {@code machine}.
+     *
+     * @return this builder
+     */
+    public Builder durability() {
+      return addOption(new Option(FilterSpec.DURABILITY, FilterSpec.DURABILITY_PROCESS, 0, 0,
+          List.of(FilterSpec.DURABILITY_PROCESS, FilterSpec.DURABILITY_MACHINE), true));
+    }
+
+    /**
      * Declares an option whose value is one of a set of words.
      *
      * @param name the option's name

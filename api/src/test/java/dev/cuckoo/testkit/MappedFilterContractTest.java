@@ -149,13 +149,14 @@ public abstract class MappedFilterContractTest {
   }
 
   @Test
-  void aFileChangedAfterItsLastForceIsRefusedWithItsName() throws IOException {
+  void aFileBeingChangedByALiveWriterIsRefusedSayingSo() throws IOException {
     Path file = dir.resolve("dirty.cuckoo");
     MappedFilter f = CuckooFilters.createFile(small(), file);
     f.add("a");
     f.force();
-    f.add("b"); // and never forced: as if the writer died here
-    CorruptFilterException e = assertThrows(CorruptFilterException.class, () -> CuckooFilters.open(file));
+    f.add("b"); // and not forced: the writer is at work
+    IOException e = assertThrows(IOException.class, () -> CuckooFilters.open(file));
+    assertFalse(e instanceof CorruptFilterException, "a file a writer is changing is not damaged: " + e);
     assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     assertTrue(e.getMessage().contains("being changed"), e.getMessage());
     // Its writer is alive and holds the lock: the reader is told so, not that the writer stopped.
@@ -408,16 +409,23 @@ public abstract class MappedFilterContractTest {
     }
   }
 
-  /** A writer that forces, adds more and halts leaves a file open refuses; one that halts right after a force, a file with every key. */
+  /**
+   * A writer that forces, adds more and halts leaves a file that open recovers with every key
+   * whose add returned, forced or not; one halted right after a force, a file with every key.
+   */
   @Test
-  void aWriterHaltedBetweenForcesLeavesAFileThatIsRefusedAndOneHaltedAfterAForceLosesNothing() throws Exception {
+  void aWriterHaltedBetweenForcesLeavesAFileOpenRecoversWithEveryKey() throws Exception {
     Path between = dir.resolve("halted-between.cuckoo");
     assertEquals(0, MappedFileChild.run("halt-between", small(), between.toString(), "3000"));
-    CorruptFilterException e = assertThrows(CorruptFilterException.class, () -> CuckooFilters.open(between));
-    assertTrue(e.getMessage().contains(between.toString()), e.getMessage());
-    assertTrue(e.getMessage().contains("when its writer stopped"), e.getMessage());
-    CorruptFilterException w = assertThrows(CorruptFilterException.class, () -> CuckooFilters.openWritable(between));
-    assertTrue(w.getMessage().contains("when its writer stopped"), w.getMessage());
+    assertThrows(CorruptFilterException.class, () -> read(between), "a stream reader does not recover");
+    try (MappedFilter f = CuckooFilters.open(between)) {
+      for (long i = 0; i < 3100; i++) {
+        assertTrue(f.mightContain(key(i)), "key " + i + " of 3000 forced and 100 not");
+      }
+      assertEquals(3100, f.size());
+      f.verify();
+    }
+    assertFalse(CuckooFilters.recover(between), "open recovered it: nothing is left to recover");
 
     Path after = dir.resolve("halted-after.cuckoo");
     assertEquals(0, MappedFileChild.run("halt-after-force", small(), after.toString(), "3000"));
@@ -427,6 +435,26 @@ public abstract class MappedFilterContractTest {
       }
       assertEquals(3000, f.size());
       f.verify();
+    }
+  }
+
+  /** The boot id tells a machine that stopped from a process that did: such a file is refused, naming why. */
+  @Test
+  void aFileWhoseMachineStoppedIsRefusedNotRecovered() throws Exception {
+    Path file = dir.resolve("rebooted.cuckoo");
+    assertEquals(0, MappedFileChild.run("halt-between", small(), file.toString(), "3000"));
+    long payload = dev.cuckoo.internal.MappedFiles.headerOf(file).payloadOffset();
+    try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(file,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      // Another boot's id where the writer recorded its own: as after a power loss and a restart.
+      c.write(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}),
+          payload + 1024);
+    }
+    for (org.junit.jupiter.api.function.Executable open : List.<org.junit.jupiter.api.function.Executable>of(
+        () -> CuckooFilters.open(file), () -> CuckooFilters.openWritable(file), () -> CuckooFilters.recover(file))) {
+      CorruptFilterException e = assertThrows(CorruptFilterException.class, open);
+      assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("machine stopped")
+          && e.getMessage().contains("01020304-0506-0708-090a-0b0c0d0e0f10"), e.getMessage());
     }
   }
 

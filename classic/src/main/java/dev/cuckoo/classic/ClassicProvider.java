@@ -27,7 +27,9 @@ import dev.cuckoo.spi.SpecSchema;
  * {@code striped} or {@code threadsafe} (which is {@code striped} here), and {@code shards}
  * 1..2^20 (default 1): a table split into shards that keep both buckets of their keys, so that
  * shards can be built apart and joined ({@link dev.cuckoo.CuckooFilters#createShard}), each sized
- * with slack for its share of the keys (the guide's file-format chapter). Every shape is
+ * with slack for its share of the keys (the guide's file-format chapter), and {@code durability}
+ * {@code process} (default) or {@code machine} for a filter in a file (what a crash may take
+ * from it: the guide's mapped-files chapter, "What force promises"). Every shape is
  * supported; 8- and 16-bit fingerprints in buckets of 4 take a faster path (a sharded table
  * takes the generic one).
  *
@@ -94,6 +96,7 @@ public final class ClassicProvider extends TableProvider {
             .defaultHash("xxh3")
             .threadSafeMode(Concurrency.STRIPED)
             .shards(CuckooSizing.MAX_SHARDS)
+            .durability()
             .build();
   }
 

@@ -22,11 +22,24 @@ final class ChangedRegions {
   private final int regionShift;
   private final boolean[] changed;
 
+  /** Log2 of the fewest longs a region holds for words mapped privately: a page, 4 KiB. */
+  static final int PAGE_SHIFT = 9;
+  /** Log2 of the most regions for words mapped privately: their pages are written one by one. */
+  private static final int MAX_PAGES_SHIFT = 23;
+
   ChangedRegions(MappedPayload payload, long at, long length) {
+    this(payload, at, length, MIN_REGION_SHIFT, MAX_REGIONS_SHIFT);
+  }
+
+  /**
+   * @param minShift log2 of the fewest longs a region holds
+   * @param maxRegionsShift log2 of the most regions
+   */
+  ChangedRegions(MappedPayload payload, long at, long length, int minShift, int maxRegionsShift) {
     this.payload = payload;
     this.at = at;
     this.length = length;
-    this.regionShift = Math.max(MIN_REGION_SHIFT, 64 - Long.numberOfLeadingZeros(length) - MAX_REGIONS_SHIFT);
+    this.regionShift = Math.max(minShift, 64 - Long.numberOfLeadingZeros(length) - maxRegionsShift);
     this.changed = payload.writable() ? new boolean[(int) ((length + (1L << regionShift) - 1) >>> regionShift)]
         : new boolean[0];
   }
@@ -39,6 +52,43 @@ final class ChangedRegions {
    */
   void mark(long index) {
     changed[(int) (index >>> regionShift)] = true;
+  }
+
+  /** @return regions of a page, for words whose changed pages are written one by one */
+  static ChangedRegions ofPages(MappedPayload payload, long at, long length) {
+    return new ChangedRegions(payload, at, length, PAGE_SHIFT, MAX_PAGES_SHIFT);
+  }
+
+  /**
+   * @return the runs of marked regions, as pairs of a first word and a count of words, runs of
+   *     adjacent regions joined; the marks stay until {@link #clear}
+   */
+  long[] runs() {
+    long[] runs = new long[8];
+    int n = 0;
+    for (int r = 0; r < changed.length; r++) {
+      if (!changed[r]) {
+        continue;
+      }
+      int end = r;
+      while (end + 1 < changed.length && changed[end + 1]) {
+        end++;
+      }
+      long first = (long) r << regionShift;
+      long last = Math.min(length, (long) (end + 1) << regionShift);
+      if (n + 2 > runs.length) {
+        runs = java.util.Arrays.copyOf(runs, runs.length * 2);
+      }
+      runs[n++] = first;
+      runs[n++] = last - first;
+      r = end;
+    }
+    return java.util.Arrays.copyOf(runs, n);
+  }
+
+  /** Unmarks every region. */
+  void clear() {
+    java.util.Arrays.fill(changed, false);
   }
 
   /** Reports the regions marked since the last report to the payload, and unmarks them. */

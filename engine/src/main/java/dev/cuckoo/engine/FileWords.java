@@ -1,5 +1,6 @@
 package dev.cuckoo.engine;
 
+import dev.cuckoo.spi.MappedPayload;
 import java.nio.MappedByteBuffer;
 
 /**
@@ -10,15 +11,21 @@ import java.nio.MappedByteBuffer;
  * read-only file before anything is written.
  */
 abstract class FileWords extends TableWords {
-  /** The mappings, referenced so that they stay mapped while this object lives. */
-  private final MappedByteBuffer[] segments;
+  /**
+   * The mappings, referenced so that they stay mapped while this object lives; replaced by
+   * {@link #remap} for words mapped privately.
+   */
+  MappedByteBuffer[] segments;
   private final long length;
   private final ChangedRegions changed;
+  /** Where a rewrite of several words keeps them until it is done; {@code null} for none. */
+  private final UndoRecords undo;
 
-  FileWords(MappedByteBuffer[] segments, long length, ChangedRegions changed) {
+  FileWords(MappedByteBuffer[] segments, long length, ChangedRegions changed, UndoRecords undo) {
     this.segments = segments;
     this.length = length;
     this.changed = changed;
+    this.undo = undo;
   }
 
   /** @return the address of a word, below {@link #length} */
@@ -55,6 +62,47 @@ abstract class FileWords extends TableWords {
     return (get(w) >>> offset) | ((next << 1) << ~offset);
   }
 
+  /** {@inheritDoc} A record in the file's first page, for a run of more than one word. */
+  @Override
+  public final int openUndo(long first, long last) {
+    if (first == last || undo == null) {
+      return -1;
+    }
+    changed.mark(first); // for a read-only file this throws before anything is written
+    return undo.open(this, first, last);
+  }
+
+  /**
+   * {@inheritDoc} Behind an undo record that says "clearing": a writer that dies in the middle
+   * leaves words of some buckets zeroed and of others not, and a bucket straddling two words half
+   * of each, which the next writer would not know from damage; it finishes the clear instead.
+   */
+  @Override
+  public final void clear() {
+    if (undo == null) {
+      super.clear();
+      return;
+    }
+    changed.mark(0); // for a read-only file this throws before anything is written
+    int record = undo.openClear();
+    super.clear();
+    undo.close(record);
+  }
+
+  @Override
+  public final void closeUndo(int record) {
+    if (record >= 0) {
+      undo.close(record);
+    }
+  }
+
+  @Override
+  public final void shareWriters() {
+    if (undo != null) {
+      undo.share();
+    }
+  }
+
   @Override
   public final long bytes() {
     return length * Long.BYTES;
@@ -63,12 +111,92 @@ abstract class FileWords extends TableWords {
   /**
    * Writes the changed pages of every segment to the file and waits for them, and reports the
    * regions stored to since the last force to the payload ({@link ChangedRegions#report}).
+   * Words mapped privately ({@link #mapPrivately}) reach the file only through {@link
+   * #changedRuns} and the payload's commit.
    */
   @Override
   public final void force() {
+    if (privately) {
+      return;
+    }
     for (MappedByteBuffer segment : segments) {
       segment.force();
     }
     changed.report();
   }
+
+  /** Whether the words are this process's copy of the file's ({@link MappedPayload#mapPrivate}). */
+  boolean privately;
+
+  /**
+   * @return the runs of words changed since {@link #forgetChanges}, as pairs of a first word and
+   *     a count, none crossing a segment
+   */
+  final long[] changedRuns() {
+    long[] runs = changed.runs();
+    long[] split = new long[runs.length + 2 * segments.length];
+    int n = 0;
+    for (int i = 0; i < runs.length; i += 2) {
+      long first = runs[i];
+      long end = first + runs[i + 1];
+      while (first < end) {
+        long segmentEnd = ((first >>> MappedWords.SEGMENT_SHIFT) + 1) << MappedWords.SEGMENT_SHIFT;
+        long stop = Math.min(end, segmentEnd);
+        if (n + 2 > split.length) {
+          split = java.util.Arrays.copyOf(split, split.length * 2);
+        }
+        split[n++] = first;
+        split[n++] = stop - first;
+        first = stop;
+      }
+    }
+    return java.util.Arrays.copyOf(split, n);
+  }
+
+  /** Unmarks every change: they reached the file. */
+  final void forgetChanges() {
+    changed.clear();
+  }
+
+  /**
+   * @param first a word
+   * @param count words from there, all in its segment
+   * @return their bytes as the file lays them out, a view of the mapping
+   */
+  final java.nio.ByteBuffer bytesOf(long first, long count) {
+    MappedByteBuffer segment = segments[(int) (first >>> MappedWords.SEGMENT_SHIFT)];
+    return segment.slice((int) ((first & MappedWords.SEGMENT_MASK) << 3), (int) (count << 3));
+  }
+
+  /**
+   * For words mapped privately, after their changes reached the file: maps the file again and
+   * unmaps the old copy, whose changed pages this process held in memory of its own. Only a
+   * filter of one thread calls it (no reader may be inside the old mapping).
+   *
+   * @param payload the payload
+   * @param at where the words start in it
+   * @throws IOException if mapping fails
+   */
+  final void remap(MappedPayload payload, long at) throws java.io.IOException {
+    MappedByteBuffer[] old = segments;
+    MappedByteBuffer[] fresh = MappedWords.mapEach(payload, at, length, true);
+    long[] addresses = new long[fresh.length];
+    for (int s = 0; s < fresh.length; s++) {
+      addresses[s] = MappedWords.addressOf(fresh[s]);
+    }
+    if (!rebase(addresses)) {
+      MappedWords.unmap(fresh); // laid out otherwise: keep the copy
+      return;
+    }
+    segments = fresh;
+    MappedWords.unmap(old);
+  }
+
+  /**
+   * Points the words at new mappings of the same file.
+   *
+   * @return {@code false} if this storage cannot use them (segments that do not touch, for one
+   *     that reads one run of memory), changing nothing
+   */
+  abstract boolean rebase(long[] addresses);
 }

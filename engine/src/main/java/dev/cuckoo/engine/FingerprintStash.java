@@ -50,6 +50,34 @@ public final class FingerprintStash {
   private final int[] fingerprints;
   private final long[] entries;
   private int size;
+  /** Told of every change, or {@code null}. */
+  private Keeper keeper;
+
+  /**
+   * What is told of every change to a stash once it is made: a mapped filter's file keeps its
+   * stash in its first page at every moment, so that a writer that dies loses no stashed
+   * fingerprint ({@link MappedTable}).
+   */
+  @FunctionalInterface
+  public interface Keeper {
+    /**
+     * @param stash the stash, just changed
+     */
+    void stashChanged(FingerprintStash stash);
+  }
+
+  /**
+   * @param keeper told of every change from now on, after it is made; {@code null} for none
+   */
+  public void keepIn(Keeper keeper) {
+    this.keeper = keeper;
+  }
+
+  private void changed() {
+    if (keeper != null) {
+      keeper.stashChanged(this);
+    }
+  }
 
   /**
    * @param slots how many fingerprints it can hold, at least 0
@@ -141,6 +169,7 @@ public final class FingerprintStash {
     fingerprints[size] = fingerprint;
     entries[size] = entry;
     size++;
+    changed();
     return true;
   }
 
@@ -259,6 +288,7 @@ public final class FingerprintStash {
   /** Drops every entry. */
   public void clear() {
     size = 0;
+    changed();
   }
 
   /** @return the bytes {@link #writeTo} writes */
@@ -277,6 +307,19 @@ public final class FingerprintStash {
     for (int i = 0; i < size; i++) {
       out.writeLong(buckets[i]);
       out.writeInt(fingerprints[i]);
+    }
+  }
+
+  /**
+   * Puts what {@link #writeTo} writes into a buffer, from its position, allocating nothing.
+   *
+   * @param out a buffer with {@link #payloadBytes()} bytes remaining
+   */
+  public void putTo(java.nio.ByteBuffer out) {
+    out.putInt(size);
+    for (int i = 0; i < size; i++) {
+      out.putLong(buckets[i]);
+      out.putInt(fingerprints[i]);
     }
   }
 
@@ -343,5 +386,6 @@ public final class FingerprintStash {
     buckets[i] = buckets[size];
     fingerprints[i] = fingerprints[size];
     entries[i] = entries[size];
+    changed();
   }
 }

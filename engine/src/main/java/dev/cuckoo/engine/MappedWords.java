@@ -83,10 +83,11 @@ final class MappedWords extends FileWords {
   }
 
   /** The address of word 0; word {@code i} is at {@code base + 8i}. */
-  private final long base;
+  private long base;
 
-  private MappedWords(MappedByteBuffer[] segments, long base, long length, ChangedRegions changed) {
-    super(segments, length, changed);
+  private MappedWords(MappedByteBuffer[] segments, long base, long length, ChangedRegions changed,
+      UndoRecords undo) {
+    super(segments, length, changed, undo);
     this.base = base;
   }
 
@@ -100,32 +101,68 @@ final class MappedWords extends FileWords {
    *     SegmentedWords}
    * @throws IOException if mapping fails
    */
-  static TableWords mapSegments(MappedPayload payload, long at, long length) throws IOException {
-    return mapSegments(payload, at, length, true);
+  static TableWords mapSegments(MappedPayload payload, long at, long length, long undoAt) throws IOException {
+    return mapSegments(payload, at, length, undoAt, true);
   }
 
   /** For tests: {@code runs} false makes the words {@link SegmentedWords} even where the segments touch. */
   static TableWords mapSegments(MappedPayload payload, long at, long length, boolean runs) throws IOException {
+    return mapSegments(payload, at, length, -1, runs);
+  }
+
+  /**
+   * Maps words of a payload copy-on-write ({@link MappedPayload#mapPrivate}): stores stay in
+   * this process until {@link FileWords#changedRuns} are committed.
+   */
+  static TableWords mapCopyOnWrite(MappedPayload payload, long at, long length) throws IOException {
+    MappedByteBuffer[] segments = mapEach(payload, at, length, true);
+    FileWords words = of(segments, length, ChangedRegions.ofPages(payload, at, length), null, true);
+    words.privately = true;
+    return words;
+  }
+
+  /**
+   * @param undoAt where the undo records are in the payload ({@link TableWords#openUndo}), or -1
+   *     for none (a test's words, which keep nothing for a crash)
+   */
+  private static TableWords mapSegments(MappedPayload payload, long at, long length, long undoAt, boolean runs)
+      throws IOException {
+    UndoRecords undo = undoAt < 0 ? null : UndoRecords.map(payload, undoAt);
+    MappedByteBuffer[] segments = mapEach(payload, at, length, false);
+    return of(segments, length, new ChangedRegions(payload, at, length), undo, runs);
+  }
+
+  /** Maps the segments of the words, shared or copy-on-write. */
+  static MappedByteBuffer[] mapEach(MappedPayload payload, long at, long length, boolean privately)
+      throws IOException {
     int count = (int) ((length + SEGMENT_MASK) >>> SEGMENT_SHIFT);
     MappedByteBuffer[] segments = new MappedByteBuffer[count];
-    long[] addresses = new long[count];
     // Last segment first: Linux places each new mapping just below the one before it when the
     // space there is free, so that mapping the segments backwards lays them out forwards.
     for (int s = count - 1; s >= 0; s--) {
       long first = (long) s << SEGMENT_SHIFT;
       long words = Math.min(1L << SEGMENT_SHIFT, length - first);
-      segments[s] = payload.map(at + first * Long.BYTES, words * Long.BYTES);
+      segments[s] = privately ? payload.mapPrivate(at + first * Long.BYTES, words * Long.BYTES)
+          : payload.map(at + first * Long.BYTES, words * Long.BYTES);
+    }
+    return segments;
+  }
+
+  private static FileWords of(MappedByteBuffer[] segments, long length, ChangedRegions changed, UndoRecords undo,
+      boolean runs) {
+    int count = segments.length;
+    long[] addresses = new long[count];
+    for (int s = 0; s < count; s++) {
       addresses[s] = fieldLong(segments[s], BUFFER_ADDRESS);
     }
-    ChangedRegions changed = new ChangedRegions(payload, at, length);
     boolean contiguous = true;
     for (int s = 1; s < count; s++) {
       contiguous &= addresses[s] == addresses[s - 1] + (Long.BYTES << SEGMENT_SHIFT);
     }
     if (contiguous && runs) {
-      return new MappedWords(segments, count == 0 ? 0 : addresses[0], length, changed);
+      return new MappedWords(segments, count == 0 ? 0 : addresses[0], length, changed, undo);
     }
-    return SegmentedWords.of(segments, addresses, length, changed);
+    return (FileWords) SegmentedWords.of(segments, addresses, length, changed, undo);
   }
 
   @SuppressWarnings("ThrowSpecificExceptions") // what the handles throw: nothing, for these signatures
@@ -146,6 +183,11 @@ final class MappedWords extends FileWords {
     }
   }
 
+  /** @return the address of a direct buffer's first byte */
+  static long addressOf(MappedByteBuffer buffer) {
+    return fieldLong(buffer, BUFFER_ADDRESS);
+  }
+
   private static long fieldLong(Object o, long offset) {
     try {
       return (long) GET_LONG.invokeExact(o, offset);
@@ -157,5 +199,41 @@ final class MappedWords extends FileWords {
   @Override
   long address(long index) {
     return base + (index << 3);
+  }
+
+  @Override
+  boolean rebase(long[] addresses) {
+    for (int s = 1; s < addresses.length; s++) {
+      if (addresses[s] != addresses[s - 1] + (Long.BYTES << SEGMENT_SHIFT)) {
+        return false;
+      }
+    }
+    base = addresses.length == 0 ? 0 : addresses[0];
+    return true;
+  }
+
+  /** Unmaps mappings no reader is inside: their memory is returned at once, not when they are collected. */
+  static void unmap(MappedByteBuffer[] segments) {
+    for (MappedByteBuffer segment : segments) {
+      try {
+        Cleaner.INVOKE_CLEANER.invokeExact((java.nio.ByteBuffer) segment);
+      } catch (Throwable e) {
+        throw new IllegalStateException("cannot unmap a segment", e);
+      }
+    }
+  }
+
+  /** {@code void invokeCleaner(ByteBuffer)}, made at the first unmap. */
+  private static final class Cleaner {
+    static final MethodHandle INVOKE_CLEANER;
+
+    static {
+      try {
+        INVOKE_CLEANER = MethodHandles.lookup().findVirtual(UNSAFE.getClass(), "invokeCleaner",
+            MethodType.methodType(void.class, java.nio.ByteBuffer.class)).bindTo(UNSAFE);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
   }
 }

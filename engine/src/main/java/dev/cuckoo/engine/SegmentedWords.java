@@ -9,18 +9,26 @@ import java.nio.MappedByteBuffer;
  * when one does, so the JIT compiles the other storages' reads without a type check for it.
  */
 final class SegmentedWords extends FileWords {
-  private final long[] addresses;
+  private long[] addresses;
 
-  private SegmentedWords(MappedByteBuffer[] segments, long[] addresses, long length, ChangedRegions changed) {
-    super(segments, length, changed);
+  private SegmentedWords(MappedByteBuffer[] segments, long[] addresses, long length, ChangedRegions changed,
+      UndoRecords undo) {
+    super(segments, length, changed, undo);
     this.addresses = addresses;
   }
 
   /**
    * @return the words, typed so that a caller's verification does not load this class
    */
-  static TableWords of(MappedByteBuffer[] segments, long[] addresses, long length, ChangedRegions changed) {
-    return new SegmentedWords(segments, addresses, length, changed);
+  static TableWords of(MappedByteBuffer[] segments, long[] addresses, long length, ChangedRegions changed,
+      UndoRecords undo) {
+    return new SegmentedWords(segments, addresses, length, changed, undo);
+  }
+
+  @Override
+  boolean rebase(long[] addresses) {
+    this.addresses = addresses;
+    return true;
   }
 
   @Override

@@ -81,6 +81,9 @@ public abstract class TableFilter extends AbstractCuckooFilter {
     Parts parts = new Parts(spec, table, stash, FingerprintStore.create(spec, placed, stash, table.bucketBits(), size),
         file);
     boolean striped = FingerprintStore.isStriped(spec);
+    if (striped) {
+      table.words().shareWriters();
+    }
     if (file != null) {
       return new Mapped(parts, striped ? null : placed);
     }
@@ -88,6 +91,22 @@ public abstract class TableFilter extends AbstractCuckooFilter {
       return new ThroughStore(parts);
     }
     return sharded != null ? new Sharded(parts, sharded) : variant.lookups(parts);
+  }
+
+  /**
+   * The filter a table and its stash are, as the next writer recovers them from a file whose
+   * writer died: its undo records put back, the items recounted.
+   *
+   * @param spec the resolved spec
+   * @param table the table
+   * @param stash the stash the file held
+   * @param file the mapped file's keeper, or {@code null} (a test's storage)
+   * @param variant the variant
+   * @return the filter
+   */
+  public static TableFilter recovered(FilterSpec spec, BitStringTable table, FingerprintStash stash, MappedTable file,
+      TableProvider variant) {
+    return compose(spec, table, stash, table.occupiedSlots() + stash.size(), file, variant);
   }
 
   /*

@@ -42,6 +42,11 @@ import java.util.function.LongUnaryOperator;
  * 4096    8·W   the table, in the variant's layout
  * </pre>
  *
+ * <p>While a writer has the file marked as being changed, the zeros of the first page hold what
+ * a writer that dies leaves for the next to recover it ({@link MappedTable}): the stash is kept
+ * current at 32, the writer's boot id is at {@value #BOOT_ID_AT}, and undo records fill bytes
+ * 2048 to 4096. A forced file has zeros there again.
+ *
  * <p>{@link #read} checks every size against the spec before it allocates, and allocates the
  * table only as its bytes arrive ({@link PayloadInput#readLongArray}); the variant then checks
  * its table's encoding and {@link #requireItems} that the items declared are the items held.
@@ -58,6 +63,15 @@ public final class TablePayload {
   public static final int ALIGNED_LAYOUT = 3;
   /** Bytes of an aligned payload before the table's words: a page. */
   public static final int STATE_BYTES = 4096;
+  /** Where layout 3's stash starts in its first page: its count, then its entries. */
+  public static final int STASH_AT = 32;
+  /**
+   * Where layout 3's first page keeps the boot id of the machine whose writer marked the file
+   * as being changed (16 bytes; zeros once the file is forced).
+   */
+  public static final int BOOT_ID_AT = 1024;
+  /** Where layout 3's first page keeps its undo records ({@link TableWords#openUndo}), to its end. */
+  public static final int UNDO_AT = STATE_BYTES - TableWords.UNDO_BYTES;
   /** The layout of 0.1.0's files, whose tables {@link CuckooSizing#legacyBucketCount} sizes. */
   public static final int LEGACY_LAYOUT = 1;
   /** Bytes of the payload before the table's words. */
@@ -266,12 +280,13 @@ public final class TablePayload {
    * @param fingerprintBits the fingerprint width
    * @param shards the spec's shards, 1 for a table that is not sharded
    * @param payloadWords W, the longs the variant's table takes, for a bucket count
+   * @param machine {@code durability=machine}: a writable table is mapped copy-on-write
    * @return the fields, the stash and the mapped table
    * @throws CorruptFilterException if a field is out of range or disagrees with the shape
    * @throws IOException if reading or mapping fails
    */
   public static MappedContents open(MappedPayload payload, String variant, long capacity, int slots,
-      int fingerprintBits, int shards, LongUnaryOperator payloadWords) throws IOException {
+      int fingerprintBits, int shards, LongUnaryOperator payloadWords, boolean machine) throws IOException {
     if (payload.length() < STATE_BYTES) {
       throw new CorruptFilterException(variant + " payload of " + payload.length() + " bytes is shorter than its"
           + " first page");
@@ -287,9 +302,12 @@ public final class TablePayload {
     }
     FingerprintStash stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits,
         variant);
-    TableWords words = TableWords.map(payload, STATE_BYTES, head.tableWords());
+    TableWords words = machine && payload.writable()
+        ? TableWords.mapPrivately(payload, STATE_BYTES, head.tableWords())
+        : TableWords.map(payload, STATE_BYTES, head.tableWords(), UNDO_AT);
     MappedTable file = new MappedTable(payload, variant, capacity, slots, fingerprintBits, shards, head.buckets(),
-        head.tableWords(), words, false);
+        head.tableWords(), words, false, machine);
+    stash.keepIn(file);
     return new MappedContents(head.buckets(), head.items(), words, stash, file);
   }
 
@@ -304,17 +322,21 @@ public final class TablePayload {
    * @param shards the spec's shards, 1 for a table that is not sharded
    * @param buckets the new table's bucket count
    * @param tableWords W, its longs
+   * @param machine {@code durability=machine}: the table is mapped copy-on-write
    * @return the empty fields and stash, and the mapped table
    * @throws IOException if writing or mapping fails
    */
   public static MappedContents create(MappedPayload payload, String variant, long capacity, int slots,
-      int fingerprintBits, int shards, long buckets, long tableWords) throws IOException {
+      int fingerprintBits, int shards, long buckets, long tableWords, boolean machine) throws IOException {
     FingerprintStash stash = new FingerprintStash(FingerprintStash.DEFAULT_SLOTS);
     payload.write(0, java.nio.ByteBuffer.wrap(
         state(capacity, slots, fingerprintBits, shards, buckets, 0, tableWords, stash)));
-    TableWords words = TableWords.map(payload, STATE_BYTES, tableWords);
+    TableWords words = machine ? TableWords.mapPrivately(payload, STATE_BYTES, tableWords)
+        : TableWords.map(payload, STATE_BYTES, tableWords, UNDO_AT);
     MappedTable file = new MappedTable(payload, variant, capacity, slots, fingerprintBits, shards, buckets, tableWords,
-        words, true);
+        words, true, machine);
+    file.writeBootId(); // the file is marked as being changed from the start
+    stash.keepIn(file);
     return new MappedContents(buckets, 0, words, stash, file);
   }
 

@@ -181,7 +181,7 @@ public abstract class TableProvider implements FilterProvider {
     long buckets = newBucketCount(resolved);
     return mapped(resolved, TablePayload.create(payload, name(), resolved.capacity().getAsLong(),
         resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved),
-        buckets, payloadWords(resolved, buckets)));
+        buckets, payloadWords(resolved, buckets), isMachineDurable(resolved)));
   }
 
   /**
@@ -191,9 +191,50 @@ public abstract class TableProvider implements FilterProvider {
    */
   @Override
   public final MappedFilter open(FilterSpec resolved, MappedPayload payload) throws IOException {
-    return mapped(resolved, TablePayload.open(payload, name(), resolved.capacity().getAsLong(),
+    TablePayload.MappedContents contents = TablePayload.open(payload, name(), resolved.capacity().getAsLong(),
         resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved),
-        new PayloadWords(this, resolved)));
+        new PayloadWords(this, resolved), isMachineDurable(resolved));
+    if (!payload.wasBeingChanged()) {
+      return mapped(resolved, contents);
+    }
+    return recovered(resolved, contents);
+  }
+
+  /**
+   * @param resolved a resolved spec
+   * @return whether it asks for {@code durability=machine}
+   * @throws IllegalArgumentException if it asks for it with {@code concurrency=striped}
+   */
+  private static boolean isMachineDurable(FilterSpec resolved) {
+    // No lambda: one would be a class spun at run time on a process's first open.
+    boolean machine = FilterSpec.DURABILITY_MACHINE.equals(resolved.option(FilterSpec.DURABILITY).orElse(null));
+    if (machine && FingerprintStore.isStriped(resolved)) {
+      throw new IllegalArgumentException(FilterSpec.DURABILITY + "=" + FilterSpec.DURABILITY_MACHINE + " with "
+          + FilterSpec.CONCURRENCY + "=" + resolved.concurrency().get().configValue() + " is not supported: a"
+          + " machine-durable file maps the table afresh after a force, which lookups of other threads may be"
+          + " inside; use " + FilterSpec.CONCURRENCY + "=none (one thread at a time) or " + FilterSpec.DURABILITY
+          + "=" + FilterSpec.DURABILITY_PROCESS);
+    }
+    return machine;
+  }
+
+  /**
+   * Recovers a file whose writer died while it was marked as being changed ({@link
+   * MappedTable#recover}): the table checked whole, its items recounted, the file forced.
+   */
+  private MappedFilter recovered(FilterSpec resolved, TablePayload.MappedContents contents) throws IOException {
+    MappedTable file = contents.file();
+    file.recover(contents.words());
+    BitStringTable table = wrap(resolved, contents.buckets(), contents.words());
+    String what = file.path() + ": " + name();
+    if (!table.tailIsClear()) {
+      throw new CorruptFilterException(what + " payload has bits set after the last slot of its table, which no"
+          + " writer stores to: it is damaged, not left by a writer that stopped; rebuild it");
+    }
+    table.requireEncoding(what);
+    MappedFilter filter = (MappedFilter) TableFilter.recovered(resolved, table, contents.stash(), file, this);
+    filter.force();
+    return filter;
   }
 
   private MappedFilter mapped(FilterSpec resolved, TablePayload.MappedContents contents) {

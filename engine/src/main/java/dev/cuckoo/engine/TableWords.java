@@ -78,12 +78,38 @@ public abstract class TableWords {
    * @param payload the payload
    * @param at where the words start in it, in bytes
    * @param length how many longs
+   * @param undoAt where in the payload {@link #UNDO_BYTES} bytes of zeros are kept for {@link
+   *     #openUndo}'s records, outside the words
    * @return them
    * @throws IOException if mapping fails
    */
-  public static TableWords map(MappedPayload payload, long at, long length) throws IOException {
-    return MappedWords.mapSegments(payload, at, length);
+  public static TableWords map(MappedPayload payload, long at, long length, long undoAt) throws IOException {
+    return MappedWords.mapSegments(payload, at, length, undoAt);
   }
+
+  /**
+   * Maps words of a payload copy-on-write ({@link MappedPayload#mapPrivate}): the file does not
+   * change until the words' changed pages are committed to it ({@link MappedTable}, {@code
+   * durability=machine}).
+   *
+   * @param payload the payload, open for writing
+   * @param at where the words start in it, in bytes
+   * @param length how many longs
+   * @return them
+   * @throws IOException if mapping fails
+   */
+  public static TableWords mapPrivately(MappedPayload payload, long at, long length) throws IOException {
+    return MappedWords.mapCopyOnWrite(payload, at, length);
+  }
+
+  /** Bytes of a mapped file's undo records ({@link #openUndo}): {@link #UNDO_SLOTS} of 32 bytes. */
+  public static final int UNDO_BYTES = 2048;
+  /** Undo records a mapped file keeps: as many writers may rewrite a run of words at once. */
+  public static final int UNDO_SLOTS = 64;
+  /** Bytes of one undo record: a tag (first word and count), then up to three words. */
+  public static final int UNDO_RECORD_BYTES = 32;
+  /** The most words one undo record keeps. */
+  public static final int UNDO_MAX_WORDS = 3;
 
   /** @return the longs of the bit string, padding aside */
   public abstract long length();
@@ -200,6 +226,38 @@ public abstract class TableWords {
 
   /** @return the bytes the storage holds, padding included */
   public abstract long bytes();
+
+  /**
+   * Before words {@code [first, last]} are stored to as one change (a bucket rewritten whole):
+   * a storage that outlives its process (a mapped file) records their present values, so that
+   * if the process dies before {@link #closeUndo}, the next writer puts them back and the change
+   * is as if never begun. A run of one word needs nothing: its store is whole or not made. On
+   * the heap, nothing.
+   *
+   * <p>Record layout, in the file's byte order: a tag {@code (first + 1) << 2 | count} (0: free),
+   * then the {@code count} words as they were. The tag is stored after the words, and cleared
+   * after the change, each store ordered after the one before.
+   *
+   * @param first the first word to change
+   * @param last the last, at most {@link #UNDO_MAX_WORDS} - 1 after {@code first}
+   * @return what to give {@link #closeUndo}
+   */
+  public int openUndo(long first, long last) {
+    return -1;
+  }
+
+  /**
+   * After the change {@link #openUndo} began: forgets its record.
+   *
+   * @param undo what {@link #openUndo} returned
+   */
+  public void closeUndo(int undo) {}
+
+  /**
+   * Tells the storage that several threads may write it at once (each to its own words, under
+   * its own locks): {@link #openUndo} then gives each change a record of its own.
+   */
+  public void shareWriters() {}
 
   /**
    * Makes the words written so far reach their storage's medium, for a storage that has one:

@@ -2,7 +2,7 @@
  * The cuckoo machinery that table-based variants share: a {@link dev.cuckoo.engine.CuckooTable}
  * interface for bucket tables, partial-key hashing and sizing ({@link
  * dev.cuckoo.engine.PartialKeyHashing}, {@link dev.cuckoo.engine.CuckooSizing}), the kick path
- * with undo and the stash ({@link dev.cuckoo.engine.KickPath}, {@link
+ * and the stash ({@link dev.cuckoo.engine.KickPath}, {@link
  * dev.cuckoo.engine.FingerprintStash}), the single-threaded and the striped fingerprint stores,
  * the shared file payload ({@link dev.cuckoo.engine.TablePayload}), and the bit-level helpers
  * tables are built from ({@link dev.cuckoo.engine.PackedBits}, {@link
@@ -43,5 +43,18 @@
  * then sees one implementation of each word access and inlines it with no type check (class
  * hierarchy analysis), as it did when tables held their arrays themselves (docs/results.md, "One
  * engine for heap and mapped tables").
+ *
+ * <h2>A writer that dies</h2>
+ *
+ * <p>A mapped file outlives its writer: whatever ends the process, the stores it made reach the
+ * file. So every write sequence keeps each stored fingerprint in one of its slots at every
+ * instant ({@link dev.cuckoo.engine.KickPath} walks first and moves from the free end, {@link
+ * dev.cuckoo.engine.StripedKickPath} stores before it removes), and a variant whose bucket write
+ * takes several words brackets it with {@link dev.cuckoo.engine.TableWords#openUndo} and {@link
+ * dev.cuckoo.engine.TableWords#closeUndo}, which on the heap cost a call that does nothing. The
+ * next writer recovers the file ({@link dev.cuckoo.engine.MappedTable}). With {@code
+ * durability=machine} the table is mapped copy-on-write ({@link
+ * dev.cuckoo.engine.TableWords#mapPrivately}) and a force commits its changed pages through a
+ * journal ({@link dev.cuckoo.spi.MappedPayload#commit}).
  */
 package dev.cuckoo.engine;

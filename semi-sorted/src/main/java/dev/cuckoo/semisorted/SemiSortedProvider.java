@@ -28,7 +28,9 @@ import java.util.List;
  * (default {@code xxh3}) with its {@code seed}, {@code maxKicks} 0..100000 (default 2000), and
  * {@code concurrency} {@code none} (default), {@code striped} or {@code threadsafe} (which is
  * {@code striped} here), and {@code shards} 1..2^20 (default 1), as for {@code classic}: a table
- * in shards built apart and joined ({@link dev.cuckoo.CuckooFilters#createShard}).
+ * in shards built apart and joined ({@link dev.cuckoo.CuckooFilters#createShard}); and {@code
+ * durability} {@code process} (default) or {@code machine} for a filter in a file, as for {@code
+ * classic}.
  *
  * <p>What a filter promises beyond {@link dev.cuckoo.CuckooFilter}:
  * <ul>
@@ -88,6 +90,7 @@ public final class SemiSortedProvider extends TableProvider {
             .defaultHash("xxh3")
             .threadSafeMode(Concurrency.STRIPED)
             .shards(CuckooSizing.MAX_SHARDS)
+            .durability()
             .build();
   }
 

@@ -233,6 +233,7 @@ abstract sealed class SemiSortedTable extends BitStringTable
     long code = SemiSortCodec.encode((int) (a >>> 32), (int) (b >>> 32), (int) (c >>> 32), (int) (d >>> 32));
     int h = highBits;
     long m = highMask;
+    int undo = openUndo(offset);
     if (bucketBits <= 64) {
       long bucket = code | (a & m) << 12 | (b & m) << (12 + h) | (c & m) << (12 + 2 * h) | (d & m) << (12 + 3 * h);
       write(offset, bucket, -1L >>> (64 - bucketBits));
@@ -242,6 +243,18 @@ abstract sealed class SemiSortedTable extends BitStringTable
       write(offset + 12 + h, (b & m) | (c & m) << h, -1L >>> (64 - 2 * h));
       write(offset + 12 + 3L * h, d & m, m);
     }
+    words.closeUndo(undo);
+  }
+
+  /**
+   * Before a bucket is rewritten: every slot's bits change, in as many words as the bucket
+   * touches, and a process that died between two of those stores would leave a bucket that
+   * holds none of its fingerprints. {@link TableWords#openUndo} keeps the bucket's words as they
+   * were until {@link TableWords#closeUndo}, for the next writer to put back (a mapped file);
+   * a heap table keeps nothing.
+   */
+  private int openUndo(long offset) {
+    return words.openUndo(offset >>> 6, (offset + bucketBits - 1) >>> 6);
   }
 
   // ---------------------------------------------------------------- CuckooTable
@@ -291,7 +304,9 @@ abstract sealed class SemiSortedTable extends BitStringTable
     int nibbleBelow = (1 << (4 * p)) - 1;
     int newNibbles = (n >>> 4 & nibbleBelow) | (int) (k >>> 32) << (4 * p) | (n & (-1 << (4 * (p + 1))));
     long code = SemiSortCodec.encode(newNibbles & 0xF, newNibbles >>> 4 & 0xF, newNibbles >>> 8 & 0xF, newNibbles >>> 12);
+    int undo = openUndo(o);
     write(o, code | newHighs << SemiSortCodec.CODE_BITS, -1L >>> (64 - bucketBits));
+    words.closeUndo(undo);
     return true;
   }
 

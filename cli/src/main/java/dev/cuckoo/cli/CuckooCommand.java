@@ -42,6 +42,7 @@ import picocli.CommandLine.Spec;
       QueryCommand.class,
       InfoCommand.class,
       ConvertCommand.class,
+      RecoverCommand.class,
       ExportRedisCommand.class,
       ImportRedisCommand.class,
       PushRedisCommand.class,

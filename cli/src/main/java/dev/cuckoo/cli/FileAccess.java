@@ -212,12 +212,12 @@ final class FileAccess {
       return CuckooFilters.open(path);
     } catch (CorruptFilterException e) {
       if (header.beingChanged()) {
-        // open tells a writer that has the file open now from one that stopped: its message is the one to give
+        // open recovers a file whose writer stopped, or says why it cannot: its message is the one to give
         throw new CommandError(e.getMessage(), e);
       }
       return readFilter(path, hashes, header); // a damaged file: reading it says what is wrong, as for any file
     } catch (IOException e) {
-      throw failure(path, e);
+      throw failure(path, e); // a writer has it open now: open says so
     }
   }
 
@@ -363,6 +363,9 @@ final class FileAccess {
       why = fs.getReason();
     } else {
       why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+    if (why.startsWith(path.toString())) {
+      return new CommandError(why, e); // the library named the file already
     }
     return new CommandError(path + ": " + why, e);
   }

@@ -86,13 +86,18 @@ class MappedExample {
     // tag::force[]
     MappedFilter f = CuckooFilters.createFile("classic?capacity=1000000", file);
     f.add("a");
-    f.force();                                 // "a" is durable: any crash from here keeps it
-    f.add("b");                                // the file is marked as being changed first
+    f.force();                                 // "a" survives any crash from here
+    f.add("b");                                // "b" survives the process's death (durability=process)
     // ... the process dies here, before the next force() or close() ...
     // end::force[]
-    assertThrows(IOException.class, () -> CuckooFilters.open(file)); // refused, naming the file
+    // This process cannot die and go on testing: its writer is alive, and a reader is told so.
+    IOException live = assertThrows(IOException.class, () -> CuckooFilters.open(file));
+    assertTrue(live.getMessage().contains("a writer that has it open now"), live.getMessage());
     f.close();
-    try (MappedFilter g = CuckooFilters.open(file)) {
+    // tag::force-recover[]
+    MappedFilter g = CuckooFilters.open(file); // recovers the file: "a" and "b" are there
+    // end::force-recover[]
+    try (g) {
       assertTrue(g.mightContain("a") && g.mightContain("b"));
     }
   }

@@ -138,15 +138,27 @@ final class MappedEnvelope implements MappedPayload {
         java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE))) {
       j.truncate(0);
       CRC32C crc = new CRC32C();
-      ByteBuffer head = ByteBuffer.allocate(JOURNAL_HEAD).putInt(JOURNAL_MAGIC).putLong(payloadOffset)
-          .putLong(payloadLength).putInt(at.length).flip();
-      long position = append(j, 0, head, crc);
+      // Ranges are mostly single pages: gathered into a buffer, the journal takes a write a MiB.
+      ByteBuffer out = ByteBuffer.allocateDirect(JOURNAL_BUFFER);
+      out.putInt(JOURNAL_MAGIC).putLong(payloadOffset).putLong(payloadLength).putInt(at.length);
+      long position = 0;
       for (int i = 0; i < at.length; i++) {
         requireInside(at[i], bytes[i].remaining());
-        ByteBuffer range = ByteBuffer.allocate(12).putLong(at[i]).putInt(bytes[i].remaining()).flip();
-        position = append(j, position, range, crc);
-        position = append(j, position, bytes[i].duplicate(), crc);
+        if (out.remaining() < 12) {
+          position = drain(j, position, out, crc);
+        }
+        out.putLong(at[i]).putInt(bytes[i].remaining());
+        ByteBuffer range = bytes[i].duplicate();
+        while (range.hasRemaining()) {
+          if (!out.hasRemaining()) {
+            position = drain(j, position, out, crc);
+          }
+          int n = Math.min(out.remaining(), range.remaining());
+          out.put(range.slice(range.position(), n));
+          range.position(range.position() + n);
+        }
       }
+      position = drain(j, position, out, crc);
       append(j, position, ByteBuffer.allocate(4).putInt(0, (int) crc.getValue()), null);
       j.force(true);
     }
@@ -162,6 +174,17 @@ final class MappedEnvelope implements MappedPayload {
     try (FileChannel j = MappedFiles.opened(journal, FileChannel.open(journal, java.nio.file.StandardOpenOption.WRITE))) {
       j.truncate(0);
     }
+  }
+
+  /** Bytes of the journal gathered before a write. */
+  private static final int JOURNAL_BUFFER = 1 << 20;
+
+  /** Writes what the buffer gathered and empties it. */
+  private static long drain(FileChannel channel, long position, ByteBuffer out, CRC32C crc) throws IOException {
+    out.flip();
+    long end = append(channel, position, out, crc);
+    out.clear();
+    return end;
   }
 
   private static long append(FileChannel channel, long position, ByteBuffer bytes, CRC32C crc) throws IOException {

@@ -208,8 +208,10 @@ public final class CuckooFilters {
    * one of its slots. Recovery puts back any bucket rewrite the writer was in the middle of,
    * recounts the items, rebuilds the checksum and marks the file consistent. {@link #open} and
    * {@link #openWritable} do the same when they find such a file; {@code cuckoo recover FILE} is
-   * this method. A file whose machine stopped (a power loss, a kernel crash) is refused: the
-   * pages written since its last force may have reached the disk in any order or not at all.
+   * this method. A file of {@code durability=machine} whose force was cut short, by any crash,
+   * is brought to that force from its journal. A file of {@code durability=process} whose
+   * machine stopped (a power loss, a kernel crash) is refused: the pages written since its last
+   * force may have reached the disk in any order or not at all.
    *
    * @param path a filter file of format version 3
    * @return {@code true} if the file was recovered; {@code false} if it was consistent already

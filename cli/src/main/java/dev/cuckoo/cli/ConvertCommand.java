@@ -61,7 +61,7 @@ final class ConvertCommand implements Callable<Integer> {
     } else {
       version = convert(header);
     }
-    CuckooFilter written = FileAccess.openFilter(output, hashes);
+    CuckooFilter written = FileAccess.openFilter(output, hashes, spec.commandLine().getErr());
     PrintWriter out = spec.commandLine().getOut();
     String variant = written.spec().variant();
     boolean unchanged = header != null && header.formatVersion() == version;

@@ -195,12 +195,12 @@ final class FileAccess {
    * @return the filter
    * @throws CommandError as {@link #readFilter} does
    */
-  static CuckooFilter openFilter(Path path, HashPath hashes) {
-    return openFilter(path, hashes, headerOf(path));
+  static CuckooFilter openFilter(Path path, HashPath hashes, java.io.PrintWriter notices) {
+    return openFilter(path, hashes, headerOf(path), notices);
   }
 
-  /** {@link #openFilter(Path, HashPath)} with the file's header already read ({@code null} if none reads). */
-  static CuckooFilter openFilter(Path path, HashPath hashes, FilterFileInfo header) {
+  /** {@link #openFilter(Path, HashPath, java.io.PrintWriter)} with the file's header already read ({@code null} if none reads). */
+  static CuckooFilter openFilter(Path path, HashPath hashes, FilterFileInfo header, java.io.PrintWriter notices) {
     if (header == null || !header.maps() || !Files.isRegularFile(path)) {
       return readFilter(path, hashes, header);
     }
@@ -209,7 +209,14 @@ final class FileAccess {
       return readFilter(path, hashes, header);
     }
     try {
-      return CuckooFilters.open(path);
+      CuckooFilter opened = CuckooFilters.open(path);
+      if (header.beingChanged()) {
+        // open recovered it: a command that only reads says that it wrote the file
+        notices.println("cuckoo: " + path + ": recovered: its writer stopped before it forced or closed it; it"
+            + " holds " + TextFormat.things(opened.size(), "key") + " and is consistent again");
+        notices.flush();
+      }
+      return opened;
     } catch (CorruptFilterException e) {
       if (header.beingChanged()) {
         // open recovers a file whose writer stopped, or says why it cannot: its message is the one to give

@@ -75,7 +75,7 @@ final class InfoCommand implements Callable<Integer> {
     CuckooFilter filter;
     String verified = null;
     try {
-      filter = FileAccess.openFilter(filterFile, hashes, header);
+      filter = FileAccess.openFilter(filterFile, hashes, header, err);
       if (verify && filter instanceof MappedFilter mapped) {
         bar.start();
         try {

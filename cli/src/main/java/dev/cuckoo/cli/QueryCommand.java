@@ -80,7 +80,7 @@ final class QueryCommand implements Callable<Integer> {
     if (recordSize > 0 && !keys.isEmpty()) {
       throw new CommandError("with --binary, keys come only from --input; KEY arguments are text");
     }
-    CuckooFilter filter = FileAccess.openFilter(filterFile, hashes);
+    CuckooFilter filter = FileAccess.openFilter(filterFile, hashes, spec.commandLine().getErr());
     PrintWriter out = spec.commandLine().getOut();
     for (String key : keys) {
       answer(out, filter, key, key.getBytes(StandardCharsets.UTF_8));

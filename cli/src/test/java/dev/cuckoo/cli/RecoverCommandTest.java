@@ -49,7 +49,11 @@ class RecoverCommandTest {
   @Test
   void queryRecoversAFileWhoseWriterDied() throws Exception {
     Path file = halted("q.cuckoo", "classic?capacity=5000&fingerprintBits=16", 3000);
-    assertEquals(List.of("key-2999\tyes"), cuckoo("query", file.toString(), "key-2999").ok().outLines());
+    CommandRun query = cuckoo("query", file.toString(), "key-2999");
+    assertEquals(0, query.status(), query.err());
+    assertEquals(List.of("key-2999\tyes"), query.outLines());
+    assertTrue(query.err().contains(file + ": recovered: its writer stopped before it forced or closed it; it holds"
+        + " 3,000 keys"), query.err());
     assertTrue(cuckoo("info", "--verify", file.toString()).ok().out().contains("checksum ok"));
   }
 

@@ -365,9 +365,16 @@ final class MappedEnvelope implements MappedPayload {
     }
   }
 
+  /** {@inheritDoc} An empty journal goes with it: a file renamed after it is closed leaves none behind. */
   @Override
   public void close() throws IOException {
     channel.close();
+    if (writable) {
+      Path journal = journalOf(path);
+      if (java.nio.file.Files.exists(journal) && java.nio.file.Files.size(journal) == 0) {
+        java.nio.file.Files.deleteIfExists(journal); // only a marked file is replayed into: nothing is lost
+      }
+    }
   }
 
   /** @return the bytes read so far to compute checksums */

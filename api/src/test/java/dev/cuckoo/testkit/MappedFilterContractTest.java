@@ -438,6 +438,33 @@ public abstract class MappedFilterContractTest {
     }
   }
 
+  /**
+   * A machine-durable writer that forces, adds more and halts leaves the file as its force left
+   * it (the adds after it are not kept), which opens without recovery; closing a writer leaves no
+   * journal beside the file.
+   */
+  @Test
+  void aMachineDurableFileIsWhatItsLastForceLeftWhenItsWriterDies() throws Exception {
+    Path file = dir.resolve("machine.cuckoo");
+    assertEquals(0, MappedFileChild.run("halt-between", small() + "&durability=machine", file.toString(), "3000"));
+    assertFalse(CuckooFilters.recover(file), "a machine-durable file changes only inside a force");
+    try (MappedFilter f = CuckooFilters.open(file)) {
+      for (long i = 0; i < 3000; i++) {
+        assertTrue(f.mightContain(key(i)), "forced key " + i);
+      }
+      assertEquals(3000, f.size());
+      f.verify();
+    }
+    try (MappedFilter w = CuckooFilters.openWritable(file)) {
+      w.add("after");
+    }
+    assertFalse(Files.exists(dir.resolve("machine.cuckoo.journal")), "a closed writer leaves no journal");
+    try (MappedFilter f = CuckooFilters.open(file)) {
+      assertTrue(f.mightContain("after"));
+      assertEquals(3001, f.size());
+    }
+  }
+
   /** The boot id tells a machine that stopped from a process that did: such a file is refused, naming why. */
   @Test
   void aFileWhoseMachineStoppedIsRefusedNotRecovered() throws Exception {

@@ -55,6 +55,7 @@ final class TemporaryFiles {
   static void release(Path temp) {
     try {
       Files.deleteIfExists(temp);
+      Files.deleteIfExists(journalOf(temp));
     } catch (IOException ignored) {
       // left behind; the next command that writes its target removes it
     }
@@ -82,6 +83,7 @@ final class TemporaryFiles {
         long pid = pidOf(candidate.getFileName().toString(), prefix);
         if (pid > 0 && pid != ProcessHandle.current().pid() && ProcessHandle.of(pid).isEmpty()) {
           Files.deleteIfExists(candidate);
+          Files.deleteIfExists(journalOf(candidate));
         }
       }
     } catch (IOException | RuntimeException ignored) {
@@ -141,10 +143,16 @@ final class TemporaryFiles {
         if (Files.deleteIfExists(temp)) {
           err.println("cuckoo: stopped before it finished: removed " + temp);
         }
+        Files.deleteIfExists(journalOf(temp));
       } catch (IOException e) {
         err.println("cuckoo: stopped before it finished, and could not remove " + temp + ": " + e.getMessage());
       }
     }
     UNFINISHED.clear();
+  }
+
+  /** @return the journal a file of {@code durability=machine} keeps beside it, which goes with it */
+  private static Path journalOf(Path file) {
+    return file.resolveSibling(file.getFileName() + ".journal");
   }
 }

@@ -179,9 +179,16 @@ public abstract class TableProvider implements FilterProvider {
   @Override
   public final MappedFilter createIn(FilterSpec resolved, MappedPayload payload) throws IOException {
     long buckets = newBucketCount(resolved);
-    return mapped(resolved, TablePayload.create(payload, name(), resolved.capacity().getAsLong(),
+    boolean machine = isMachineDurable(resolved);
+    MappedFilter filter = mapped(resolved, TablePayload.create(payload, name(), resolved.capacity().getAsLong(),
         resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved),
-        buckets, payloadWords(resolved, buckets), isMachineDurable(resolved)));
+        buckets, payloadWords(resolved, buckets), machine));
+    if (machine) {
+      // A machine-durable file promises what its last force left: from the start, an empty
+      // filter (a new file's table is zeros, so the seal reads only its first pages).
+      filter.force();
+    }
+    return filter;
   }
 
   /**

@@ -60,10 +60,12 @@ final class ChangedRegions {
   }
 
   /**
+   * @param boundaryShift log2 of the words between boundaries no run may cross (a mapping's
+   *     segments)
    * @return the runs of marked regions, as pairs of a first word and a count of words, runs of
-   *     adjacent regions joined; the marks stay until {@link #clear}
+   *     adjacent regions joined and cut at each boundary; the marks stay until {@link #clear}
    */
-  long[] runs() {
+  long[] runs(int boundaryShift) {
     long[] runs = new long[8];
     int n = 0;
     for (int r = 0; r < changed.length; r++) {
@@ -76,11 +78,15 @@ final class ChangedRegions {
       }
       long first = (long) r << regionShift;
       long last = Math.min(length, (long) (end + 1) << regionShift);
-      if (n + 2 > runs.length) {
-        runs = java.util.Arrays.copyOf(runs, runs.length * 2);
+      while (first < last) {
+        long stop = Math.min(last, ((first >>> boundaryShift) + 1) << boundaryShift);
+        if (n + 2 > runs.length) {
+          runs = java.util.Arrays.copyOf(runs, runs.length * 2);
+        }
+        runs[n++] = first;
+        runs[n++] = stop - first;
+        first = stop;
       }
-      runs[n++] = first;
-      runs[n++] = last - first;
       r = end;
     }
     return java.util.Arrays.copyOf(runs, n);

@@ -133,24 +133,7 @@ abstract class FileWords extends TableWords {
    *     a count, none crossing a segment
    */
   final long[] changedRuns() {
-    long[] runs = changed.runs();
-    long[] split = new long[runs.length + 2 * segments.length];
-    int n = 0;
-    for (int i = 0; i < runs.length; i += 2) {
-      long first = runs[i];
-      long end = first + runs[i + 1];
-      while (first < end) {
-        long segmentEnd = ((first >>> MappedWords.SEGMENT_SHIFT) + 1) << MappedWords.SEGMENT_SHIFT;
-        long stop = Math.min(end, segmentEnd);
-        if (n + 2 > split.length) {
-          split = java.util.Arrays.copyOf(split, split.length * 2);
-        }
-        split[n++] = first;
-        split[n++] = stop - first;
-        first = stop;
-      }
-    }
-    return java.util.Arrays.copyOf(split, n);
+    return changed.runs(MappedWords.SEGMENT_SHIFT);
   }
 
   /** Unmarks every change: they reached the file. */

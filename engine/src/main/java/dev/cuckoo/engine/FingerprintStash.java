@@ -303,15 +303,14 @@ public final class FingerprintStash {
    * @throws IOException if writing fails
    */
   public void writeTo(DataOutput out) throws IOException {
-    out.writeInt(size);
-    for (int i = 0; i < size; i++) {
-      out.writeLong(buckets[i]);
-      out.writeInt(fingerprints[i]);
-    }
+    java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate((int) payloadBytes());
+    putTo(bytes);
+    out.write(bytes.array());
   }
 
   /**
-   * Puts what {@link #writeTo} writes into a buffer, from its position, allocating nothing.
+   * Puts what {@link #writeTo} writes into a buffer, from its position, allocating nothing: the
+   * one place the layout is written.
    *
    * @param out a buffer with {@link #payloadBytes()} bytes remaining
    */

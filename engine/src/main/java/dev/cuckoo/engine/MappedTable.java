@@ -137,11 +137,10 @@ public final class MappedTable implements FingerprintStash.Keeper {
    * and leaves the file marked, for {@link #force} to write the recounted items and the checksum.
    *
    * @param words the table's words
-   * @return how many undo records were open
    * @throws CorruptFilterException if the machine restarted since the mark, or this cannot tell
    * @throws IOException if reading or writing fails
    */
-  int recover(TableWords words) throws IOException {
+  void recover(TableWords words) throws IOException {
     byte[] recorded = payload.read(TablePayload.BOOT_ID_AT, BootId.BYTES).readByteArray(BootId.BYTES, "boot id");
     byte[] now = BootId.current();
     if (BootId.isUnknown(recorded) || BootId.isUnknown(now)) {
@@ -157,9 +156,8 @@ public final class MappedTable implements FingerprintStash.Keeper {
           + " written since its last force may have reached the disk in any order or not at all, so its table may"
           + " lack fingerprints it had forced; it cannot be recovered: rebuild it, or the copy written before");
     }
-    int open = UndoRecords.restore(payload, TablePayload.UNDO_AT, words);
+    UndoRecords.restore(payload, TablePayload.UNDO_AT, words);
     changing = true;
-    return open;
   }
 
   private void requireOpen() {

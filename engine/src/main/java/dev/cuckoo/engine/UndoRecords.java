@@ -124,12 +124,10 @@ final class UndoRecords {
    * @param payload the payload, open for writing
    * @param at where its records are
    * @param words the table's words
-   * @return how many records were open
    * @throws IOException if reading or writing fails
    */
-  static int restore(MappedPayload payload, long at, TableWords words) throws IOException {
+  static void restore(MappedPayload payload, long at, TableWords words) throws IOException {
     PayloadInput in = payload.read(at, TableWords.UNDO_BYTES);
-    int open = 0;
     for (int r = 0; r < TableWords.UNDO_SLOTS; r++) {
       long tag = in.readLong();
       long[] old = new long[TableWords.UNDO_MAX_WORDS];
@@ -139,11 +137,8 @@ final class UndoRecords {
       if (tag == 0) {
         continue;
       }
-      open++;
       if (tag == CLEARING) {
-        for (long w = 0; w < words.length(); w++) {
-          words.set(w, 0L); // the writer died clearing the table: the clear is finished
-        }
+        words.clear(); // the writer died clearing the table: the clear is finished, zero words left alone
         continue;
       }
       long first = (tag >>> 2) - 1;
@@ -157,6 +152,5 @@ final class UndoRecords {
       }
     }
     payload.write(at, java.nio.ByteBuffer.allocate(TableWords.UNDO_BYTES));
-    return open;
   }
 }

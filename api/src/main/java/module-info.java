@@ -4,11 +4,14 @@
  * java.util.ServiceLoader}. The file envelope and the provider registry live in {@code
  * dev.cuckoo.internal}, which is not exported: they are no promise to anyone.
  */
+@SuppressWarnings("module") // the engine, exported to below, is built after this module
 module dev.cuckoo {
   requires static com.google.auto.service;
 
   exports dev.cuckoo;
   exports dev.cuckoo.spi;
+  // The one seam every write to a filter file goes through, for the engine's mapped stores: no promise.
+  exports dev.cuckoo.internal.io to dev.cuckoo.engine;
 
   uses dev.cuckoo.spi.FilterProvider;
   uses dev.cuckoo.spi.HashStrategyProvider;

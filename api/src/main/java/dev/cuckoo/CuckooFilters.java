@@ -168,6 +168,10 @@ public final class CuckooFilters {
    * }
    * }</pre>
    *
+   * <p>A file whose last writer stopped while it was marked as being changed is recovered first
+   * ({@link #recover}), when this process may write it: the filter's {@link
+   * MappedFilter#recovery} then says what was done.
+   *
    * @param path a filter file of format version 3, which {@link CuckooFilter#writeTo} writes
    *     for the variants that can be mapped
    * @return the filter, read-only: writes throw {@link UnsupportedOperationException}
@@ -188,48 +192,66 @@ public final class CuckooFilters {
   /**
    * Maps a filter file read-write, as {@link #open} does: adds and removes change the file through
    * the mapping, {@link MappedFilter#force} makes them durable, {@link MappedFilter#close} forces
-   * and closes. The file is locked against other writers while open. A file whose writer died
-   * before it forced or closed it is recovered first ({@link #recover}).
+   * and closes. The file is locked against other writers while open. A file whose writer stopped
+   * before it forced or closed it is recovered first ({@link #recover}), and the filter's {@link
+   * MappedFilter#recovery} says what was done. A {@code durability=machine} file keeps its journal
+   * ({@code FILE.journal}) beside it while it is open: a folder the journal cannot be made in is
+   * refused here, not at the first force.
    *
    * @param path a filter file of format version 3
    * @return the filter
    * @throws CorruptFilterException as {@link #open} does
    * @throws UnsupportedOperationException as {@link #open} does
-   * @throws IOException if reading fails, or another process holds the file open for writing
+   * @throws IOException if reading fails, another process holds the file open for writing, or a
+   *     machine-durable file's journal cannot be made (naming its folder)
    */
   public static MappedFilter openWritable(java.nio.file.Path path) throws IOException {
     return MappedFiles.open(path, true);
   }
 
   /**
-   * Brings back a file whose writer died (killed, out of memory, halted) after changing it and
-   * before forcing or closing it, with every key whose add had returned: a writer's stores reach
-   * the file however its process ends, and every store it makes keeps each stored fingerprint in
-   * one of its slots. Recovery puts back any bucket rewrite the writer was in the middle of,
-   * recounts the items, rebuilds the checksum and marks the file consistent. {@link #open} and
-   * {@link #openWritable} do the same when they find such a file; {@code cuckoo recover FILE} is
-   * this method. A file of {@code durability=machine} whose force was cut short, by any crash,
-   * is brought to that force from its journal. A file of {@code durability=process} whose
-   * machine stopped (a power loss, a kernel crash) is refused: the pages written since its last
-   * force may have reached the disk in any order or not at all.
+   * Brings back a file whose writer stopped (killed, out of memory, halted, its machine crashed)
+   * without forcing or closing it, as the next {@link #openWritable} would, and closes it:
    *
-   * @param path a filter file of format version 3
-   * @return {@code true} if the file was recovered; {@code false} if it was consistent already
-   *     (forced or closed by its last writer), and is left as it was
-   * @throws CorruptFilterException if the file is not a filter file, is damaged, or was being
-   *     changed when the machine stopped (the boot id it recorded is not this boot's)
+   * <ul>
+   *   <li>{@code durability=process}, the writer's process stopped: the file holds every key whose
+   *       add had returned (a writer's stores reach the file however its process ends, and every
+   *       store it makes keeps each stored fingerprint in one of its slots). Recovery puts back a
+   *       bucket rewrite the writer was in the middle of, finishes a {@code clear()} it was in the
+   *       middle of (the filter is then empty), recounts the items, rebuilds the checksum and
+   *       marks the file consistent. A merge it was in the middle of stays recorded ({@link
+   *       MappedFilter#unfinishedMerge}). If the machine stopped instead (a power loss, a kernel
+   *       crash), the pages written since the last force may have reached the disk in any order or
+   *       not at all, and the file is refused.
+   *   <li>{@code durability=machine}: a force cut short after its journal was whole is finished
+   *       from the journal; a journal left beside a consistent file is removed. The file holds
+   *       what the last force left.
+   * </ul>
+   *
+   * <p>{@link #open} and {@link #openWritable} do the same when they find such a file; {@code
+   * cuckoo recover FILE} is this method.
+   *
+   * @param path a filter file
+   * @return what was done, or empty if the file was consistent and no journal lay beside it (its
+   *     last writer forced or closed it), or is of format version 1 or 2, which no writer changes
+   *     in place
+   * @throws CorruptFilterException if the file is not a filter file, is damaged (cut short, say),
+   *     or cannot be recovered (a process-durable file whose machine stopped; a machine-durable
+   *     file marked but without a whole journal)
    * @throws IOException if a writer has the file open now, or reading or writing fails
    */
-  public static boolean recover(java.nio.file.Path path) throws IOException {
+  public static java.util.Optional<FileRecovery> recover(java.nio.file.Path path) throws IOException {
     return MappedFiles.recover(path);
   }
 
   /**
    * Creates a file holding a new, empty filter and maps it read-write: the way to build a filter
-   * larger than the heap. The file is sized for the whole table at once, but the table's pages
-   * take room on disk only as keys reach them (where the file system supports sparse files).
-   * The file is marked as being changed until the first {@link MappedFilter#force} or {@link
-   * MappedFilter#close}: close it, or force it, before another process opens it.
+   * larger than the heap. The file is made whole under a hidden name beside it ({@code
+   * .NAME.creating}) and renamed into place once it is: a creation cut short, by a failure or a
+   * crash, leaves no file at {@code path}. It takes all its room on disk at once (zeros are
+   * written over its whole length, which costs a pass of writes: the guide's "Files that map"
+   * gives the figures), so that no later store into its mapping meets a full disk, which would
+   * fault in the JVM rather than fail as a write.
    *
    * @param config the config string, as for {@link #create(String)}
    * @param path the file, which must not exist yet
@@ -237,7 +259,9 @@ public final class CuckooFilters {
    * @throws IllegalArgumentException as {@link #create(String)} does for a bad config (the heap is
    *     not consulted: the table is the file)
    * @throws UnsupportedOperationException if the variant cannot be mapped, naming those that can
-   * @throws IOException if the file exists or cannot be written
+   * @throws java.nio.file.FileAlreadyExistsException if the file exists
+   * @throws IOException if another process is creating it, or the file cannot be written (naming
+   *     the cause; for a full disk, the bytes the file needs)
    */
   public static MappedFilter createFile(String config, java.nio.file.Path path) throws IOException {
     return MappedFiles.createFile(ProviderRegistry.resolve(spec(config)), path);

@@ -65,17 +65,12 @@ public final class FilterSpec {
    */
   public static final String SHARDS = "shards";
   /**
-   * The option, of the variants whose filters live in files ({@link CuckooFilters#createFile}),
-   * of what a crash may take from a file: {@code process} (the default, left out of a resolved
-   * spec), where a writer whose process dies keeps every add that had returned, and {@code
-   * machine}, where every add before the last {@link MappedFilter#force} survives a crash of the
-   * machine too (and adds after it may be lost). A filter on the heap ignores it.
+   * Key of the {@link Durability}, an option of the variants whose filters live in files ({@link
+   * CuckooFilters#createFile}): what a crash may take from a file. {@code process} (the default)
+   * is left out of a resolved spec, so the config strings, and the files, of filters that take
+   * the default stay as they were; {@link #durability()} reads it.
    */
   public static final String DURABILITY = "durability";
-  /** {@value #DURABILITY}'s default: a writer's death at any instant loses no add that returned. */
-  public static final String DURABILITY_PROCESS = "process";
-  /** {@value #DURABILITY}'s other value: a machine's crash loses no add forced before it. */
-  public static final String DURABILITY_MACHINE = "machine";
   /** Property that names the variant in {@link #fromProperties(Properties, String)}. */
   public static final String VARIANT_PROPERTY = "variant";
 
@@ -298,6 +293,17 @@ public final class FilterSpec {
    */
   public Optional<Concurrency> concurrency() {
     return Optional.ofNullable(concurrency);
+  }
+
+  /**
+   * @return what a crash may take from the filter's file: {@link Durability#MACHINE} if the spec
+   *     says so, else {@link Durability#PROCESS} (the default, which a resolved spec leaves out)
+   * @throws IllegalArgumentException if the spec's {@value #DURABILITY} is not a durability (a
+   *     variant that takes the option refuses such a spec when it resolves it)
+   */
+  public Durability durability() {
+    String value = options.get(DURABILITY);
+    return value == null ? Durability.PROCESS : Durability.parse(value);
   }
 
   /** @return the variant-specific options, sorted by name; unmodifiable */
@@ -545,6 +551,17 @@ public final class FilterSpec {
     public Builder concurrency(Concurrency mode) {
       this.concurrency = Objects.requireNonNull(mode, "concurrency must not be null");
       return this;
+    }
+
+    /**
+     * Says what a crash may take from the filter's file: the option {@value FilterSpec#DURABILITY}
+     * of the variants whose filters live in files, which check it when the filter is created.
+     *
+     * @param durability {@link Durability#PROCESS} (the default) or {@link Durability#MACHINE}
+     * @return this builder
+     */
+    public Builder durability(Durability durability) {
+      return option(DURABILITY, Objects.requireNonNull(durability, "durability must not be null").configValue());
     }
 
     /**

@@ -35,26 +35,30 @@ import java.util.Objects;
  * </pre>
  *
  * <p>Version 3 aligns the payload so that a variant can map its table where it lies ({@link
- * dev.cuckoo.CuckooFilters#open}). Its header adds three fields after the payload's length, then
- * zeros up to the payload:
+ * dev.cuckoo.CuckooFilters#open}). Its header adds two fields after the payload's length, then
+ * zeros up to the payload, whose last 32 bytes are the mark:
  *
  * <pre>
  * offset      size  field (big-endian)
  * 44+V+S      8     P, length of the payload
- * 52+V+S      8     O, the payload's offset: 68+V+S rounded up to a multiple of 4096
+ * 52+V+S      8     O, the payload's offset: 96+V+S rounded up to a multiple of 4096
  * 60+V+S      4     CRC32C of bytes [0, 60+V+S): the header checksum, checked at every open
- * 64+V+S      4     state: 0 = clean; 1 = a writer had changed it in place since its last force
- * 68+V+S      ...   zeros up to O
+ * 64+V+S      ...   zeros up to O-32
+ * O-32        4     the mark's state: 0 = consistent; 1 = a writer changed it in place since its last force
+ * O-28        12    zeros
+ * O-16        16    with state 1, the boot id of the machine whose writer set it (zeros if it had none)
  * O           P     payload, written by the variant
- * O+P         4     CRC32C of every byte before it, with the state as 0
+ * O+P         4     CRC32C of every byte before it, the mark's 32 bytes read as zeros
  * </pre>
  *
- * <p>The file is exactly {@code O+P+4} bytes. A file in state 1 is refused, by {@link #read} and
- * {@link MappedFiles#open} alike: its writer has it open now (it holds the file's lock, which
- * {@link MappedFiles#open} tells the reader), or stopped between forces, and pages of a mapping
- * reach the file in any order, so its table may hold a half-moved fingerprint. Version 3 is
- * written for filters whose payload asks to be aligned ({@link
- * dev.cuckoo.spi.AbstractCuckooFilter#alignsPayload}); others are still written as version 2.
+ * <p>The file is exactly {@code O+P+4} bytes. The mark ends at a page boundary, so one write,
+ * inside one page, sets it or clears it whole: a writer killed at any instant leaves either the
+ * state and boot id it wrote or those before ({@link MappedEnvelope#beginChange}). A file in
+ * state 1 is refused by {@link #read}: its writer has it open now (it holds the file's lock,
+ * which {@link MappedFiles#open} tells a reader), or stopped between forces, and {@link
+ * Recovery} brings such a file back when a writer opens it. Version 3 is written for filters
+ * whose payload asks to be aligned ({@link dev.cuckoo.spi.AbstractCuckooFilter#alignsPayload});
+ * others are still written as version 2.
  *
  * <p>The probe keys, hashed with {@link HashStrategy#hashBytes(byte[], int, int)}: the empty
  * key; the 8 bytes {@code 01 23 45 67 89 AB CD EF}; the 6 ASCII bytes {@code cuckoo}; the 100
@@ -88,6 +92,10 @@ public final class FilterFile {
   static final int CLEAN = 0;
   /** The state of a version 3 file that its writer changed after its last force. */
   static final int DIRTY = 1;
+  /** The bytes of a version 3 file's mark, which end at its payload: state, zeros, boot id. */
+  static final int MARK_BYTES = 32;
+  /** Where the boot id is in the mark. */
+  public static final int MARK_BOOT_ID = 16;
   /** The first envelope version, written by 0.1.0: no hash check. */
   static final int FIRST_VERSION = 1;
   /** The bytes of the hash check. */
@@ -187,11 +195,10 @@ public final class FilterFile {
     }
     o.writeLong(payloadLength);
     if (aligned) {
-      long offset = payloadOffset(o.written() + 16);
+      long offset = payloadOffset(o.written() + 8 + 4 + MARK_BYTES);
       o.writeLong(offset);
       o.writeInt(o.checksum());
-      o.writeInt(CLEAN);
-      o.write(new byte[(int) (offset - o.written())]);
+      o.write(new byte[(int) (offset - o.written())]); // zeros, the mark's "consistent" included
     }
   }
 
@@ -202,7 +209,7 @@ public final class FilterFile {
    *     checksum
    */
   public static long mappedFileLength(FilterSpec spec, long payloadLength) {
-    long headerEnd = 68L + spec.variant().getBytes(StandardCharsets.US_ASCII).length
+    long headerEnd = 64L + MARK_BYTES + spec.variant().getBytes(StandardCharsets.US_ASCII).length
         + spec.toString().getBytes(StandardCharsets.UTF_8).length;
     return payloadOffset(headerEnd) + payloadLength + 4;
   }
@@ -375,13 +382,15 @@ public final class FilterFile {
    * @param payloadLength the payload's length in bytes
    * @param payloadOffset where the payload starts in the file
    * @param dirty whether a writer changed the file in place after its last force (version 3)
+   * @param bootId with {@code dirty}, the boot id of the machine whose writer marked it (zeros if
+   *     it had none); else zeros
    */
   @SuppressWarnings("ArrayRecordComponent") // what a reader found, handed on, never compared
   public record Header(int version, String variant, String spec, long[] hashCheck, long payloadLength,
-      long payloadOffset, boolean dirty) {
-    /** @return where the state field of a version 3 file is: {@code 64+V+S}, after the header checksum */
-    public long stateOffset() {
-      return 64L + variant.getBytes(StandardCharsets.US_ASCII).length + spec.getBytes(StandardCharsets.UTF_8).length;
+      long payloadOffset, boolean dirty, byte[] bootId) {
+    /** @return where the mark of a version 3 file is: the {@value #MARK_BYTES} bytes before its payload */
+    public long markOffset() {
+      return payloadOffset - MARK_BYTES;
     }
   }
 
@@ -438,14 +447,14 @@ public final class FilterFile {
       throw new CorruptFilterException("payload length " + Long.toUnsignedString(payloadLength) + " is out of range");
     }
     if (version < FORMAT_VERSION) {
-      return new Header(version, variant, specText, check, payloadLength, r.consumed(), false);
+      return new Header(version, variant, specText, check, payloadLength, r.consumed(), false, new byte[BootId.BYTES]);
     }
-    r.allow(16);
+    r.allow(12);
     long offset = r.readLong();
-    long expected = payloadOffset(r.consumed() + 8);
+    long expected = payloadOffset(r.consumed() + 4 + MARK_BYTES);
     if (offset != expected) {
       throw new CorruptFilterException("payload offset " + offset + " is not where a header of "
-          + (r.consumed() + 8) + " bytes puts it: " + expected);
+          + (r.consumed() + 4 + MARK_BYTES) + " bytes puts it: " + expected);
     }
     int computed = r.checksum();
     int stored = r.readInt();
@@ -453,11 +462,22 @@ public final class FilterFile {
       throw new CorruptFilterException(String.format(
           "filter file header is damaged: checksum mismatch, stored CRC32C 0x%08X, computed 0x%08X", stored, computed));
     }
+    r.section("padding before the mark");
+    r.allow(offset - r.consumed());
+    r.requireZeros(offset - MARK_BYTES - r.consumed());
+    r.section("mark");
     int state = r.readInt();
     if (state != CLEAN && state != DIRTY) {
       throw new CorruptFilterException("filter file state " + state + " is unknown: 0 (clean) or 1 (being written)");
     }
-    return new Header(version, variant, specText, check, payloadLength, offset, state == DIRTY);
+    r.requireZeros(MARK_BOOT_ID - Integer.BYTES);
+    byte[] bootId = new byte[BootId.BYTES];
+    r.readFully(bootId, 0, bootId.length);
+    if (state == CLEAN && !BootId.isUnknown(bootId)) {
+      throw new CorruptFilterException("filter file is marked consistent but its mark holds a boot id: the mark is"
+          + " damaged");
+    }
+    return new Header(version, variant, specText, check, payloadLength, offset, state == DIRTY, bootId);
   }
 
   /**

@@ -2,8 +2,11 @@ package dev.cuckoo.internal;
 
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.Durability;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.internal.FilterFile.Header;
+import dev.cuckoo.internal.io.FileFault;
+import dev.cuckoo.internal.io.FileWrites;
 import dev.cuckoo.spi.FilterProvider;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,19 +17,20 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The life of a filter file whose table is mapped where it lies: {@link #open} maps a version 3
  * file, {@link #createFile} makes a new one, and {@link #convert} writes any file again in its
  * variant's current format version. The envelope, its layout and its stream codec are {@link
  * FilterFile}'s; this class adds what a file on disk needs around them: its length checked
- * against its header, a new file's header written and its table's pages left as holes, and the
- * file's lock.
+ * against its header, a new file made whole under another name and renamed into place, the
+ * file's lock, and, at a writer's open, {@link Recovery}.
  *
  * <p>A writer holds the file's exclusive lock while it has the file open, so a second writer is
  * refused, and a reader of a file marked as being changed learns from the lock whether a writer is
  * at work ({@link #liveWriterMessage}) or one stopped, whose file a writer's open recovers ({@link
- * #recover}).
+ * #recover}). Every write goes through {@link FileWrites}.
  */
 public final class MappedFiles {
   private MappedFiles() {}
@@ -45,11 +49,20 @@ public final class MappedFiles {
    * @throws IOException if reading fails, or another process is writing the file
    */
   public static dev.cuckoo.MappedFilter open(Path path, boolean writable) throws IOException {
+    return open(path, writable, null);
+  }
+
+  /**
+   * @param recovered what a writer's open just did to the file, for a reader's open after it to
+   *     report, or {@code null}
+   */
+  private static dev.cuckoo.MappedFilter open(Path path, boolean writable, dev.cuckoo.FileRecovery recovered)
+      throws IOException {
     Objects.requireNonNull(path, "path must not be null");
     requireNotDirectory(path);
-    FileChannel channel = opened(path, writable
-        ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
-        : FileChannel.open(path, StandardOpenOption.READ));
+    FileWrites writes = FileWrites.installed();
+    FileChannel channel = writes.open(path, writable ? Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE)
+        : Set.of(StandardOpenOption.READ));
     try {
       if (writable && !locked(channel)) {
         throw new IOException(path + " is being written by another writer (it holds the file's lock)");
@@ -86,8 +99,11 @@ public final class MappedFiles {
           throw new CorruptFilterException(stoppedWriterMessage(path) + "; this process may not write it: recover it"
               + " as a user who may ('cuckoo recover " + path + "', or CuckooFilters.recover)");
         }
-        recover(path);
-        return open(path, false);
+        dev.cuckoo.FileRecovery report;
+        try (dev.cuckoo.MappedFilter writer = open(path, true, null)) {
+          report = writer.recovery().orElse(null);
+        }
+        return open(path, false, report);
       }
       requireLength(path, channel, header, "(truncated, or extended)");
       ProviderRegistry.Resolved resolved;
@@ -100,18 +116,14 @@ public final class MappedFiles {
       if (!provider.mapsFiles()) {
         throw notMappable(provider.name());
       }
-      MappedEnvelope payload = new MappedEnvelope(path, channel, writable, header.payloadOffset(),
-          header.payloadLength(), header.stateOffset(), false);
-      if (header.dirty()) {
-        // Open for writing, lock held: no writer is at work on it.
-        if (isMachineDurable(resolved.spec())) {
-          payload.replayJournal(); // its force was cut short: the journal holds it whole
-        } else {
-          payload.toRecover(); // its writer's process died: the variant recovers what it stored
-        }
+      FilterSpec spec = resolved.spec();
+      MappedEnvelope payload = new MappedEnvelope(path, channel, writes, writable, header,
+          spec.durability() == Durability.MACHINE, false);
+      if (recovered != null) {
+        payload.recovered(recovered);
       }
       try {
-        return provider.open(resolved.spec(), payload);
+        return writable ? Recovery.openWritable(provider, spec, header, payload) : provider.open(spec, payload);
       } catch (RuntimeException e) {
         throw new CorruptFilterException(path + ": payload of variant " + header.variant() + " cannot be mapped: " + e, e);
       }
@@ -122,82 +134,164 @@ public final class MappedFiles {
   }
 
   /**
-   * Creates a new file holding an empty filter of the spec, sized for its whole table (the
-   * table's pages are not written: on most file systems the file is sparse until keys arrive),
-   * and maps it read-write.
+   * Creates a new file holding an empty filter of the spec and maps it read-write. The file is
+   * made whole under another name beside it ({@link #creating}): its header, zeros over its
+   * whole length (so that the file system gives it all its blocks now, and no later store into
+   * its mapping finds the disk full), the payload's first page, its checksum and a clear mark,
+   * forced; only then is it renamed into place and its folder forced. A creation cut short, by a
+   * failure or a crash, leaves no file at {@code path}.
    *
    * @param resolved the provider and resolved spec
    * @param path the file, which must not exist
    * @return the filter
    * @throws UnsupportedOperationException if the variant cannot be mapped
-   * @throws IOException if the file exists or writing fails
+   * @throws java.nio.file.FileAlreadyExistsException if the file exists
+   * @throws IOException if another process is creating it, or writing fails (naming the cause;
+   *     for a full disk, the bytes the file needs)
    */
   public static dev.cuckoo.MappedFilter createFile(ProviderRegistry.Resolved resolved, Path path) throws IOException {
     Objects.requireNonNull(path, "path must not be null");
     FilterProvider provider = resolved.provider();
     FilterSpec spec = resolved.spec();
     long payloadLength = provider.mappedPayloadLength(spec).orElseThrow(() -> notMappable(provider.name()));
-    FileChannel channel = newLockedFile(path);
+    requireAbsent(path);
+    FileWrites writes = FileWrites.installed();
+    Path temporary = creating(path);
+    FileChannel channel = newLockedFile(path, temporary, writes);
+    MappedEnvelope payload = null;
     try {
-      // Not forced here: that would read the whole file for its checksum. The file stays marked as
-      // being changed until the first force or close, so a creation cut short leaves a file that
-      // open refuses.
-      return provider.createIn(spec, newPayload(path, channel, spec, payloadLength));
+      payload = newPayload(path, temporary, channel, writes, spec, payloadLength);
+      dev.cuckoo.MappedFilter filter = provider.createIn(spec, payload);
+      filter.force(); // seals it: a file no one can open yet needs no journal
+      writes.delete(Journal.of(path)); // one left by a file of the same name that is gone: not this file's
+      payload.publish(path);
+      return filter;
     } catch (IOException | RuntimeException | Error e) {
-      channel.close();
-      throw e;
-    }
-  }
-
-  /** @return a new file, open read-write, whose lock this process holds */
-  private static FileChannel newLockedFile(Path path) throws IOException {
-    return lockedFile(path, StandardOpenOption.CREATE_NEW);
-  }
-
-  /** @return the file, open read-write with the extra option, whose lock this process holds */
-  private static FileChannel lockedFile(Path path, StandardOpenOption option) throws IOException {
-    FileChannel channel = opened(path, FileChannel.open(path, option, StandardOpenOption.READ, StandardOpenOption.WRITE));
-    try {
-      if (!locked(channel)) {
-        throw new IOException(path + " is being written by another writer (it holds the file's lock)");
-      }
-      return channel;
-    } catch (IOException | RuntimeException | Error e) {
-      channel.close();
+      discard(path, payload == null ? temporary : payload.path(), channel, writes, e);
       throw e;
     }
   }
 
   /**
-   * Writes the header of a version 3 file into a new, empty file, marked as being changed until
-   * its first seal (so that a writer cut short leaves a file that open refuses), and sizes the
-   * file for the payload, whose pages stay holes until written.
+   * Closes and removes what a creation that failed had made, as far as the file system lets it:
+   * what fails here is added to the failure, which it does not replace.
+   */
+  private static void discard(Path path, Path made, FileChannel channel, FileWrites writes, Throwable failure) {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      failure.addSuppressed(e);
+    }
+    try {
+      writes.delete(made);
+    } catch (IOException e) {
+      failure.addSuppressed(FileFault.of(path, "remove " + made + ", which the failed creation had made", 0, e));
+    }
+  }
+
+  /** @return the name a new file is made under until it is whole: hidden, beside it */
+  static Path creating(Path path) {
+    return path.resolveSibling("." + path.getFileName() + ".creating");
+  }
+
+  /** @throws java.nio.file.FileAlreadyExistsException if something is at {@code path} */
+  private static void requireAbsent(Path path) throws java.nio.file.FileAlreadyExistsException {
+    if (java.nio.file.Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      throw new java.nio.file.FileAlreadyExistsException(path.toString(), null,
+          "a new filter file is made only where there is no file");
+    }
+  }
+
+  /**
+   * @param path the file being made, for messages
+   * @param temporary the name it is made under
+   * @return a new, empty file at {@code temporary}, open read-write, whose lock this process
+   *     holds; a file left there by a creation that was killed (no process holds its lock) is
+   *     removed first
+   * @throws IOException if another process is making the same file, or the file cannot be made
+   */
+  private static FileChannel newLockedFile(Path path, Path temporary, FileWrites writes) throws IOException {
+    Set<StandardOpenOption> options = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+        StandardOpenOption.WRITE);
+    for (int attempt = 0; ; attempt++) {
+      FileChannel channel;
+      try {
+        channel = writes.open(temporary, options);
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        if (attempt == 0 && isStale(temporary, writes)) {
+          continue;
+        }
+        throw new IOException(path + " is being made by another process now (it holds " + temporary + ")", e);
+      } catch (IOException e) {
+        throw FileFault.of(path, "make it (as " + temporary + ", until it is whole)", 0, e);
+      }
+      try {
+        if (!locked(channel)) {
+          throw new IOException(path + " is being made by another process now (it holds " + temporary + ")");
+        }
+        return channel;
+      } catch (IOException | RuntimeException | Error e) {
+        channel.close();
+        throw e;
+      }
+    }
+  }
+
+  /** @return whether a file a creation is made under was left by one that stopped: removed, if so */
+  private static boolean isStale(Path temporary, FileWrites writes) throws IOException {
+    try (FileChannel old = writes.open(temporary, Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+      if (!locked(old)) {
+        return false;
+      }
+      writes.delete(temporary);
+      return true;
+    } catch (java.nio.file.NoSuchFileException gone) {
+      return true;
+    }
+  }
+
+  /** Bytes copied at a time by {@link #convert}. */
+  private static final int COPY_BYTES = 1 << 20;
+
+  /**
+   * Writes the header of a version 3 file into a new, empty file, and zeros after it over the
+   * whole file, so that the file system gives the file every block it will hold now: a store
+   * into a mapped page the file system cannot back faults in the JVM rather than failing as a
+   * write, so a full disk must be met here.
    *
+   * @param path the file being made, for messages
+   * @param temporary where it is made
    * @return the payload, writable, zeros
    */
-  private static MappedEnvelope newPayload(Path path, FileChannel channel, FilterSpec spec, long payloadLength)
-      throws IOException {
+  private static MappedEnvelope newPayload(Path path, Path temporary, FileChannel channel, FileWrites writes,
+      FilterSpec spec, long payloadLength) throws IOException {
     java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
     EnvelopePayloadOutput o = new EnvelopePayloadOutput(head);
     FilterFile.writeHeader(o, spec, ProviderRegistry.hashOf(spec), payloadLength, true);
     o.checksum(); // drains into head
     byte[] header = head.toByteArray();
-    long stateOffset = FilterFile.readHeader(new java.io.ByteArrayInputStream(header)).stateOffset();
-    ByteBuffer.wrap(header).putInt((int) stateOffset, FilterFile.DIRTY);
-    channel.write(ByteBuffer.wrap(header), 0);
-    // setLength by writing the last byte: the pages between stay holes
-    channel.write(ByteBuffer.allocate(1), header.length + payloadLength + 3);
-    return new MappedEnvelope(path, channel, true, header.length, payloadLength, stateOffset, true);
+    long length = header.length + payloadLength + 4;
+    try {
+      writes.write(temporary, channel, ByteBuffer.wrap(header), 0);
+      writes.allocate(temporary, channel, header.length, length - header.length);
+    } catch (IOException e) {
+      throw FileFault.of(path, "make it: a filter file takes all its " + length + " bytes when it is made (so that no"
+          + " store into its mapping finds the disk full later)", length, e);
+    }
+    Header parsed = FilterFile.readHeader(new java.io.ByteArrayInputStream(header));
+    return new MappedEnvelope(temporary, channel, writes, true, parsed, spec.durability() == Durability.MACHINE, true);
   }
 
   /**
    * Writes a filter file again, to a new file, in the current format version of its variant: see
    * {@link dev.cuckoo.CuckooFilters#convert}. An older file of a variant that maps is rewritten by
    * {@link FilterProvider#realign}, its table streamed into the new file; a current one is copied;
-   * any other file is read and written again.
+   * any other file is read and written again. The new file is made under another name ({@link
+   * #creating}), checked, forced, and renamed into place: a conversion cut short, by a failure or
+   * a crash, leaves no file at {@code to}.
    *
    * @param from the file to read
-   * @param to the file to write, which must not exist; removed if the conversion fails
+   * @param to the file to write, which must not exist
    * @return the format version written
    * @throws CorruptFilterException if {@code from} is damaged or refused as {@link FilterFile#read} refuses it
    * @throws IOException if {@code to} exists, or reading or writing fails
@@ -214,23 +308,36 @@ public final class MappedFiles {
         mapped.verify();
       }
     }
-    // Created first, so that a failure removes only a file this call made.
-    java.nio.file.Files.createFile(to);
-    boolean done = false;
+    requireAbsent(to);
+    FileWrites writes = FileWrites.installed();
+    Path temporary = creating(to);
+    FileChannel channel = newLockedFile(to, temporary, writes);
     try {
       int version;
       if (current) {
-        java.nio.file.Files.copy(from, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ)) {
+          ByteBuffer buffer = ByteBuffer.allocateDirect(COPY_BYTES);
+          for (long at = 0; ; ) {
+            buffer.clear();
+            if (in.read(buffer, at) < 0) {
+              break;
+            }
+            buffer.flip();
+            int n = buffer.remaining();
+            writeTo(to, temporary, channel, writes, buffer, at);
+            at += n;
+          }
+        }
         version = FilterFile.FORMAT_VERSION;
       } else if (maps) {
         try (InputStream in = new java.io.BufferedInputStream(java.nio.file.Files.newInputStream(from), 1 << 16)) {
-          realign(in, to);
+          realign(in, to, temporary, channel, writes);
         } catch (CorruptFilterException e) {
           throw new CorruptFilterException(from + ": " + e.getMessage(), e);
         }
         // The old file's checksum held, but not yet its table's encoding: the new file is checked
         // as a reader of it would check it, the table against the items it declares included.
-        try (dev.cuckoo.MappedFilter written = open(to, false)) {
+        try (dev.cuckoo.MappedFilter written = open(temporary, false)) {
           written.verify();
         } catch (CorruptFilterException e) {
           throw new CorruptFilterException(from + ": its table is not valid (" + e.getMessage() + ")", e);
@@ -243,22 +350,64 @@ public final class MappedFiles {
         } catch (CorruptFilterException e) {
           throw new CorruptFilterException(from + ": " + e.getMessage(), e);
         }
-        try (OutputStream out = new java.io.BufferedOutputStream(
-            java.nio.file.Files.newOutputStream(to, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE),
+        try (OutputStream out = new java.io.BufferedOutputStream(new ChannelOutput(to, temporary, channel, writes),
             1 << 16)) {
           filter.writeTo(out);
         }
         version = FilterFile.UNALIGNED_VERSION;
       }
-      try (FileChannel written = FileChannel.open(to, StandardOpenOption.WRITE)) {
-        written.force(true); // on the storage device before anyone renames it into place
+      try {
+        writes.force(temporary, channel, true); // on the storage device before it is renamed into place
+        writes.rename(temporary, to);
+        writes.forceFolder(to.toAbsolutePath().getParent());
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        throw e;
+      } catch (IOException e) {
+        throw FileFault.of(to, "put the converted file in place", 0, e);
       }
-      done = true;
+      channel.close();
       return version;
-    } finally {
-      if (!done) {
-        java.nio.file.Files.deleteIfExists(to);
-      }
+    } catch (IOException | RuntimeException | Error e) {
+      discard(to, temporary, channel, writes, e);
+      throw e;
+    }
+  }
+
+  /** Writes bytes of a file being made, naming it if that fails. */
+  private static void writeTo(Path path, Path temporary, FileChannel channel, FileWrites writes, ByteBuffer bytes,
+      long at) throws IOException {
+    int n = bytes.remaining();
+    try {
+      writes.write(temporary, channel, bytes, at);
+    } catch (IOException e) {
+      throw FileFault.of(path, "write " + n + " bytes at " + at + " (of " + temporary + ", until it is whole)", n, e);
+    }
+  }
+
+  /** A stream into a file being made, through its writes. */
+  private static final class ChannelOutput extends OutputStream {
+    private final Path path;
+    private final Path temporary;
+    private final FileChannel channel;
+    private final FileWrites writes;
+    private long at;
+
+    ChannelOutput(Path path, Path temporary, FileChannel channel, FileWrites writes) {
+      this.path = path;
+      this.temporary = temporary;
+      this.channel = channel;
+      this.writes = writes;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      writeTo(path, temporary, channel, writes, ByteBuffer.wrap(b, off, len), at);
+      at += len;
     }
   }
 
@@ -293,23 +442,26 @@ public final class MappedFiles {
     }
   }
 
-  /** Reads an older file of a variant that maps and writes it as version 3 into {@code to}, streaming its table. */
-  private static void realign(InputStream from, Path to) throws IOException {
+  /**
+   * Reads an older file of a variant that maps and writes it as version 3 into a file being made,
+   * streaming its table, and seals it.
+   */
+  private static void realign(InputStream from, Path to, Path temporary, FileChannel channel, FileWrites writes)
+      throws IOException {
     EnvelopeReader r = new EnvelopeReader(from);
     Header header = FilterFile.header(r);
     ProviderRegistry.Resolved resolved = FilterFile.resolvePayload(r, header, null);
     FilterSpec spec = resolved.spec();
-    try (FileChannel channel = lockedFile(to, StandardOpenOption.TRUNCATE_EXISTING)) {
-      MappedEnvelope[] made = new MappedEnvelope[1];
-      FilterFile.overPayload(r, header, payload -> {
-        resolved.provider().realign(spec, payload, length -> made[0] = newPayload(to, channel, spec, length));
-        return made[0];
-      });
-      if (made[0] == null) {
-        throw new IllegalStateException("provider of variant " + header.variant() + " wrote no payload");
-      }
-      made[0].seal();
+    MappedEnvelope[] made = new MappedEnvelope[1];
+    FilterFile.overPayload(r, header, payload -> {
+      resolved.provider().realign(spec, payload,
+          length -> made[0] = newPayload(to, temporary, channel, writes, spec, length));
+      return made[0];
+    });
+    if (made[0] == null) {
+      throw new IllegalStateException("provider of variant " + header.variant() + " wrote no payload");
     }
+    made[0].seal();
   }
 
   /**
@@ -350,47 +502,26 @@ public final class MappedFiles {
         + " can: " + mappable + "; CuckooFilters.read still reads its files");
   }
 
-  /** Wraps every channel opened on a filter file or its journal; {@code null} for none. */
-  private static volatile java.util.function.BiFunction<Path, FileChannel, FileChannel> channels;
-
   /**
-   * For tests that stage a machine's crash: from now on every channel this class and the
-   * envelope open on a filter file or its journal is first given to {@code wrap}, with its file.
-   *
-   * @param wrap what wraps each channel, or {@code null} to stop
-   */
-  public static void wrapChannels(java.util.function.BiFunction<Path, FileChannel, FileChannel> wrap) {
-    channels = wrap;
-  }
-
-  /** @return the channel, as {@link #wrapChannels} wraps it */
-  static FileChannel opened(Path path, FileChannel channel) {
-    java.util.function.BiFunction<Path, FileChannel, FileChannel> wrap = channels;
-    return wrap == null ? channel : wrap.apply(path, channel);
-  }
-
-  /** @return whether a resolved spec asks for {@code durability=machine} */
-  static boolean isMachineDurable(FilterSpec resolved) {
-    return FilterSpec.DURABILITY_MACHINE.equals(resolved.option(FilterSpec.DURABILITY).orElse(null));
-  }
-
-  /**
-   * Recovers a file whose writer died while it was marked as being changed, as {@link #open} for
-   * writing does: see {@link dev.cuckoo.CuckooFilters#recover}.
+   * Opens a file for writing and closes it, as {@link #open} for writing does, recovering it if
+   * its last writer left it marked as being changed or left a journal: see {@link
+   * dev.cuckoo.CuckooFilters#recover}.
    *
    * @param path the file
-   * @return {@code true} if it was recovered, {@code false} if it was consistent already
+   * @return what was done, or empty if the file was consistent (its last writer forced or closed
+   *     it) or is of a format version older than 3, which no writer changes in place
    * @throws CorruptFilterException if it cannot be recovered (the machine restarted since, or it
-   *     is damaged) or is not a filter file
+   *     is damaged: cut short, say) or is not a filter file
    * @throws IOException if a writer has it open, or reading or writing fails
    */
-  public static boolean recover(Path path) throws IOException {
+  public static java.util.Optional<dev.cuckoo.FileRecovery> recover(Path path) throws IOException {
     Header header = headerOf(path);
-    if (header.version() < FilterFile.FORMAT_VERSION || !header.dirty()) {
-      return false;
+    if (header.version() < FilterFile.FORMAT_VERSION) {
+      return java.util.Optional.empty();
     }
-    open(path, true).close();
-    return true;
+    try (dev.cuckoo.MappedFilter filter = open(path, true)) {
+      return filter.recovery();
+    }
   }
 
   /**

@@ -149,6 +149,26 @@ public interface FilterProvider {
   }
 
   /**
+   * Maps the payload of a file whose writer's process stopped while the file was marked as being
+   * changed ({@link MappedPayload#beginChange}), and brings it back: whatever the writer was in
+   * the middle of is put back or finished, the file's own fields are made to agree with what it
+   * holds, and the file is forced, which seals it. The envelope has checked that the mark was set
+   * in this boot of the machine (so the kernel wrote every page the process stored to), and holds
+   * the file's lock. Only for variants that map their files, with {@code durability=process};
+   * the default throws.
+   *
+   * @param resolved the resolved spec, as the file records it
+   * @param payload the payload, writable
+   * @return the filter, whose {@link dev.cuckoo.MappedFilter#recovery} says what was done
+   * @throws dev.cuckoo.CorruptFilterException if the payload is damaged beyond what a stopped
+   *     writer leaves
+   * @throws IOException if reading, mapping or writing fails
+   */
+  default dev.cuckoo.MappedFilter recover(FilterSpec resolved, MappedPayload payload) throws IOException {
+    throw new UnsupportedOperationException("variant " + name() + " cannot be mapped");
+  }
+
+  /**
    * Rewrites the payload of a file of an earlier format version (1 or 2), whose table is not
    * aligned, as the payload of a version 3 file, streaming: the table goes from {@code in} to the
    * new payload as it is read, so that a file larger than the heap converts ({@link

@@ -15,6 +15,9 @@ import java.nio.file.Path;
  * <p>A writer calls {@link #beginChange} before its first change after an open or a {@link
  * #seal}, reports what it changed through a mapping with {@link #changed}, and calls {@link
  * #seal} after forcing its mappings and writing its fields.
+ *
+ * <p>Every write the payload makes fails with an {@link IOException} that names the file and the
+ * cause (for a full disk, the space the write needed), never with an error of the JVM.
  */
 public interface MappedPayload {
 
@@ -59,8 +62,10 @@ public interface MappedPayload {
    * machine leaves whole or not at all, then {@link #seal}s the file: the ranges are written to
    * a journal beside the file ({@code FILE.journal}) and forced, the file is marked as being
    * changed, the ranges are written into it and forced, and the file is sealed. The next open of
-   * a file left marked replays a whole journal (and refuses the file if there is none). The
-   * journal takes as many bytes as the ranges, and is emptied after the seal.
+   * a file left marked replays the journal. The journal takes as many bytes as the ranges, and is
+   * emptied after the seal. A commit that fails before its journal is whole leaves the file as it
+   * was and no journal; one that fails after leaves the file marked with its journal whole, which
+   * the next commit (or the next open) finishes first.
    *
    * @param at each range's offset in the payload
    * @param bytes each range's bytes, from its position to its limit
@@ -101,19 +106,21 @@ public interface MappedPayload {
   void changed(long at, long bytes);
 
   /**
-   * Whether the file was marked as being changed when it was opened: its writer died before it
-   * forced or closed it. The envelope opens such a file only for writing, holding its lock, so
-   * that the variant recovers it (and then forces it, which {@link #seal}s it).
+   * What the envelope did to the file before handing it over, if anything: a journal replayed
+   * (a force of a machine-durable file cut short) or left over and removed. A variant's filter
+   * reports it as its {@link dev.cuckoo.MappedFilter#recovery}.
    *
-   * @return {@code true} for a file to recover
+   * @return the report, or empty
    */
-  default boolean wasBeingChanged() {
-    return false;
+  default java.util.Optional<dev.cuckoo.FileRecovery> recovered() {
+    return java.util.Optional.empty();
   }
 
   /**
-   * Marks the file as being changed and forces the mark to the storage device, so that a file
-   * whose writer stops before its next {@link #seal} is refused.
+   * Marks the file as being changed, with this machine's boot id, and forces the mark to the
+   * storage device: a file whose writer's process stops before its next {@link #seal} is then
+   * recovered by the next writer ({@link FilterProvider#recover}), and one whose machine stops is
+   * refused. One write sets the mark, so a writer killed in the middle leaves it set or not.
    *
    * @throws IOException if writing fails
    */

@@ -622,8 +622,8 @@ public final class SpecSchema {
      * @return this builder
      */
     public Builder durability() {
-      return addOption(new Option(FilterSpec.DURABILITY, FilterSpec.DURABILITY_PROCESS, 0, 0,
-          List.of(FilterSpec.DURABILITY_PROCESS, FilterSpec.DURABILITY_MACHINE), true));
+      return addOption(new Option(FilterSpec.DURABILITY, dev.cuckoo.Durability.PROCESS.configValue(), 0, 0,
+          List.of(dev.cuckoo.Durability.PROCESS.configValue(), dev.cuckoo.Durability.MACHINE.configValue()), true));
     }
 
     /**

@@ -15,7 +15,8 @@ final class ClassicFilter {
    * Fan et al. [1], section 3: a key's hash gives its first bucket i1 and an f-bit fingerprint;
    * its second bucket is alternate(i1, fingerprint) (PartialKeyHashing). The engine's
    * FingerprintStore runs add, count and remove over the table (TableFilter): a refused add
-   * changes nothing (KickPath undoes itself), and only keys that were added may be removed
+   * changes nothing (KickPath walks its path before it moves anything, and writes nothing when
+   * the walk gives up), and only keys that were added may be removed
    * (section 3.3). The table is sized by CuckooSizing (an even bucket count, no power of two).
    *
    * A lookup in a loop of independent lookups over a table larger than the caches costs about

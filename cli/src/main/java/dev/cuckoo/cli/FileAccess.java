@@ -209,11 +209,10 @@ final class FileAccess {
       return readFilter(path, hashes, header);
     }
     try {
-      CuckooFilter opened = CuckooFilters.open(path);
-      if (header.beingChanged()) {
+      dev.cuckoo.MappedFilter opened = CuckooFilters.open(path);
+      if (opened.recovery().isPresent()) {
         // open recovered it: a command that only reads says that it wrote the file
-        notices.println("cuckoo: " + path + ": recovered: its writer stopped before it forced or closed it; it"
-            + " holds " + TextFormat.things(opened.size(), "key") + " and is consistent again");
+        notices.println("cuckoo: " + opened.recovery().get().description());
         notices.flush();
       }
       return opened;

@@ -55,7 +55,7 @@ final class TemporaryFiles {
   static void release(Path temp) {
     try {
       Files.deleteIfExists(temp);
-      Files.deleteIfExists(journalOf(temp));
+      removeCompanions(temp);
     } catch (IOException ignored) {
       // left behind; the next command that writes its target removes it
     }
@@ -83,7 +83,7 @@ final class TemporaryFiles {
         long pid = pidOf(candidate.getFileName().toString(), prefix);
         if (pid > 0 && pid != ProcessHandle.current().pid() && ProcessHandle.of(pid).isEmpty()) {
           Files.deleteIfExists(candidate);
-          Files.deleteIfExists(journalOf(candidate));
+          removeCompanions(candidate);
         }
       }
     } catch (IOException | RuntimeException ignored) {
@@ -143,7 +143,7 @@ final class TemporaryFiles {
         if (Files.deleteIfExists(temp)) {
           err.println("cuckoo: stopped before it finished: removed " + temp);
         }
-        Files.deleteIfExists(journalOf(temp));
+        removeCompanions(temp);
       } catch (IOException e) {
         err.println("cuckoo: stopped before it finished, and could not remove " + temp + ": " + e.getMessage());
       }
@@ -151,8 +151,13 @@ final class TemporaryFiles {
     UNFINISHED.clear();
   }
 
-  /** @return the journal a file of {@code durability=machine} keeps beside it, which goes with it */
-  private static Path journalOf(Path file) {
-    return file.resolveSibling(file.getFileName() + ".journal");
+  /**
+   * Removes what the library keeps beside a filter file, which goes with it: the journal of a
+   * {@code durability=machine} file ({@code NAME.journal}), and the file {@code createFile} makes
+   * it under until it is whole ({@code .NAME.creating}), left by a creation that was killed.
+   */
+  private static void removeCompanions(Path file) throws IOException {
+    Files.deleteIfExists(file.resolveSibling(file.getFileName() + ".journal"));
+    Files.deleteIfExists(file.resolveSibling("." + file.getFileName() + ".creating"));
   }
 }

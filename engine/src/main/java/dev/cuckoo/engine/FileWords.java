@@ -1,6 +1,8 @@
 package dev.cuckoo.engine;
 
+import dev.cuckoo.internal.io.FileWrites;
 import dev.cuckoo.spi.MappedPayload;
+import java.io.IOException;
 import java.nio.MappedByteBuffer;
 
 /**
@@ -8,7 +10,8 @@ import java.nio.MappedByteBuffer;
  * at the address {@link #address} gives: one run of memory ({@link MappedWords}) or segments
  * apart ({@link SegmentedWords}). The mappings stay referenced, so they live as long as this
  * object, and every store first marks its region ({@link ChangedRegions}), which throws for a
- * read-only file before anything is written.
+ * read-only file before anything is written, and passes through the file's {@link FileWrites}
+ * (nothing, for the operating system's: the JIT compiles it away).
  */
 abstract class FileWords extends TableWords {
   /**
@@ -20,12 +23,18 @@ abstract class FileWords extends TableWords {
   private final ChangedRegions changed;
   /** Where a rewrite of several words keeps them until it is done; {@code null} for none. */
   private final UndoRecords undo;
+  /** The payload the words are of, whose path names the file in what a force reports. */
+  private final MappedPayload payload;
+  /** The writes every store passes through. */
+  private final FileWrites writes;
 
-  FileWords(MappedByteBuffer[] segments, long length, ChangedRegions changed, UndoRecords undo) {
+  FileWords(MappedByteBuffer[] segments, long length, ChangedRegions changed, UndoRecords undo, MappedPayload payload) {
     this.segments = segments;
     this.length = length;
     this.changed = changed;
     this.undo = undo;
+    this.payload = payload;
+    this.writes = FileWrites.installed();
   }
 
   /** @return the address of a word, below {@link #length} */
@@ -48,8 +57,11 @@ abstract class FileWords extends TableWords {
   @Override
   public final void set(long index, long value) {
     changed.mark(index); // first: for a read-only file this throws, and nothing is written
+    long at = address(index);
+    long bytes = Long.reverseBytes(value); // the file is big-endian
     try {
-      MappedWords.rawPut(address(index), Long.reverseBytes(value));
+      writes.beforeStore(at, bytes);
+      MappedWords.rawPut(at, bytes);
     } finally {
       java.lang.ref.Reference.reachabilityFence(segments);
     }
@@ -115,12 +127,16 @@ abstract class FileWords extends TableWords {
    * #changedRuns} and the payload's commit.
    */
   @Override
-  public final void force() {
+  public final void force() throws IOException {
     if (privately) {
       return;
     }
     for (MappedByteBuffer segment : segments) {
-      segment.force();
+      try {
+        writes.force(payload.path(), segment);
+      } catch (IOException e) {
+        throw dev.cuckoo.internal.io.FileFault.of(payload.path(), "write its table's changed pages", 0, e);
+      }
     }
     changed.report();
   }

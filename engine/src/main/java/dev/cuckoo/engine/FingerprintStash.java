@@ -33,7 +33,8 @@ public final class FingerprintStash {
    * entries absorbs them, so that a filter takes its capacity without a refusal and without
    * enlarging every table for a tail risk (CuckooSizing accounts for the stash).
    *
-   * Once the stash is full, a failed insert is refused (after KickPath has undone its path).
+   * Once the stash is full, a failed insert is refused (KickPath wrote nothing for it: its walk
+   * is played out on a record before anything is moved).
    *
    * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
    *     Better Than Bloom", CoNEXT 2014.
@@ -56,7 +57,7 @@ public final class FingerprintStash {
   /**
    * What is told of every change to a stash once it is made: a mapped filter's file keeps its
    * stash in its first page at every moment, so that a writer that dies loses no stashed
-   * fingerprint ({@link MappedTable}).
+   * fingerprint ({@link TableFile}).
    */
   @FunctionalInterface
   public interface Keeper {

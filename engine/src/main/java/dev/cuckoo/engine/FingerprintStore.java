@@ -99,6 +99,16 @@ public interface FingerprintStore {
    */
   long count(long keyHash);
 
+  /**
+   * Counts an entry's fingerprint where a lookup finds it: what a merge records before it stores
+   * an entry, to tell afterwards whether it was stored ({@link MergeRecord}).
+   *
+   * @param bucket1 either of the entry's buckets
+   * @param fingerprint its fingerprint
+   * @return the copies of the fingerprint in its two buckets and the stash
+   */
+  long countEntries(long bucket1, int fingerprint);
+
   /** @return the items stored, in the table and the stash */
   long size();
 

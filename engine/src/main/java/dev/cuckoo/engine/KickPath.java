@@ -111,8 +111,9 @@ public final class KickPath {
 
   /**
    * Places an entry whose two candidate buckets are both full: first by moving one of their
-   * entries to its other bucket, then by evicting along a random path. On failure every eviction
-   * is undone. With {@code maxKicks} 0 it fails at once.
+   * entries to its other bucket, then by evicting along a random path, walked on a record first
+   * and made only if it ends in a free slot. On failure nothing was written. With {@code
+   * maxKicks} 0 it fails at once.
    *
    * @param table the table
    * @param bucket1 one candidate bucket of the entry

@@ -86,8 +86,8 @@ final class MappedWords extends FileWords {
   private long base;
 
   private MappedWords(MappedByteBuffer[] segments, long base, long length, ChangedRegions changed,
-      UndoRecords undo) {
-    super(segments, length, changed, undo);
+      UndoRecords undo, MappedPayload payload) {
+    super(segments, length, changed, undo, payload);
     this.base = base;
   }
 
@@ -101,13 +101,13 @@ final class MappedWords extends FileWords {
    *     SegmentedWords}
    * @throws IOException if mapping fails
    */
-  static TableWords mapSegments(MappedPayload payload, long at, long length, long undoAt) throws IOException {
-    return mapSegments(payload, at, length, undoAt, true);
+  static TableWords mapSegments(MappedPayload payload, long at, long length, FirstPage undoPage) throws IOException {
+    return mapSegments(payload, at, length, undoPage, true);
   }
 
   /** For tests: {@code runs} false makes the words {@link SegmentedWords} even where the segments touch. */
   static TableWords mapSegments(MappedPayload payload, long at, long length, boolean runs) throws IOException {
-    return mapSegments(payload, at, length, -1, runs);
+    return mapSegments(payload, at, length, null, runs);
   }
 
   /**
@@ -116,20 +116,20 @@ final class MappedWords extends FileWords {
    */
   static TableWords mapCopyOnWrite(MappedPayload payload, long at, long length) throws IOException {
     MappedByteBuffer[] segments = mapEach(payload, at, length, true);
-    FileWords words = of(segments, length, ChangedRegions.ofPages(payload, at, length), null, true);
+    FileWords words = of(segments, length, ChangedRegions.ofPages(payload, at, length), null, true, payload);
     words.privately = true;
     return words;
   }
 
   /**
-   * @param undoAt where the undo records are in the payload ({@link TableWords#openUndo}), or -1
-   *     for none (a test's words, which keep nothing for a crash)
+   * @param undoPage the first page, mapped, whose undo records guard rewrites of several words
+   *     ({@link TableWords#openUndo}), or {@code null} for none (a reader, or a test's words)
    */
-  private static TableWords mapSegments(MappedPayload payload, long at, long length, long undoAt, boolean runs)
-      throws IOException {
-    UndoRecords undo = undoAt < 0 ? null : UndoRecords.map(payload, undoAt);
+  private static TableWords mapSegments(MappedPayload payload, long at, long length, FirstPage undoPage,
+      boolean runs) throws IOException {
+    UndoRecords undo = undoPage == null ? null : new UndoRecords(undoPage);
     MappedByteBuffer[] segments = mapEach(payload, at, length, false);
-    return of(segments, length, new ChangedRegions(payload, at, length), undo, runs);
+    return of(segments, length, new ChangedRegions(payload, at, length), undo, runs, payload);
   }
 
   /** Maps the segments of the words, shared or copy-on-write. */
@@ -149,7 +149,7 @@ final class MappedWords extends FileWords {
   }
 
   private static FileWords of(MappedByteBuffer[] segments, long length, ChangedRegions changed, UndoRecords undo,
-      boolean runs) {
+      boolean runs, MappedPayload payload) {
     int count = segments.length;
     long[] addresses = new long[count];
     for (int s = 0; s < count; s++) {
@@ -160,9 +160,9 @@ final class MappedWords extends FileWords {
       contiguous &= addresses[s] == addresses[s - 1] + (Long.BYTES << SEGMENT_SHIFT);
     }
     if (contiguous && runs) {
-      return new MappedWords(segments, count == 0 ? 0 : addresses[0], length, changed, undo);
+      return new MappedWords(segments, count == 0 ? 0 : addresses[0], length, changed, undo, payload);
     }
-    return (FileWords) SegmentedWords.of(segments, addresses, length, changed, undo);
+    return (FileWords) SegmentedWords.of(segments, addresses, length, changed, undo, payload);
   }
 
   @SuppressWarnings("ThrowSpecificExceptions") // what the handles throw: nothing, for these signatures

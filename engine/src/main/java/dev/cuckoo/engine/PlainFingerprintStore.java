@@ -17,7 +17,8 @@ public final class PlainFingerprintStore implements FingerprintStore {
    * Fan et al. [1], section 3: a key's hash gives its first bucket i1 and an f-bit fingerprint;
    * its second bucket is alternate(i1, fingerprint) (PartialKeyHashing). Add stores the
    * fingerprint in an empty slot of i1, else of i2, else relocates along a KickPath, which
-   * undoes itself when it fails, so a refused add changes nothing; a fingerprint no relocation
+   * walks its path before it moves anything and writes nothing when the walk gives up, so a
+   * refused add changes nothing; a fingerprint no relocation
    * places waits in the stash, which lookups check only while it holds something. Lookup and
    * count read both buckets; remove takes one copy of the fingerprint from either, which is why
    * only keys that were added may be removed (section 3.3). A removal may free the slot a
@@ -148,6 +149,12 @@ public final class PlainFingerprintStore implements FingerprintStore {
     int fingerprint = table.fingerprint(keyHash);
     long bucket2 = table.alternate(bucket1, fingerprint);
     // The bucket count is even, so the two buckets differ and no slot is counted twice.
+    return (long) table.count(bucket1, bucket2, fingerprint) + stash.count(bucket1, bucket2, fingerprint);
+  }
+
+  @Override
+  public long countEntries(long bucket1, int fingerprint) {
+    long bucket2 = table.alternate(bucket1, fingerprint);
     return (long) table.count(bucket1, bucket2, fingerprint) + stash.count(bucket1, bucket2, fingerprint);
   }
 

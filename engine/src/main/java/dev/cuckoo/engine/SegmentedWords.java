@@ -12,8 +12,8 @@ final class SegmentedWords extends FileWords {
   private long[] addresses;
 
   private SegmentedWords(MappedByteBuffer[] segments, long[] addresses, long length, ChangedRegions changed,
-      UndoRecords undo) {
-    super(segments, length, changed, undo);
+      UndoRecords undo, dev.cuckoo.spi.MappedPayload payload) {
+    super(segments, length, changed, undo, payload);
     this.addresses = addresses;
   }
 
@@ -21,8 +21,8 @@ final class SegmentedWords extends FileWords {
    * @return the words, typed so that a caller's verification does not load this class
    */
   static TableWords of(MappedByteBuffer[] segments, long[] addresses, long length, ChangedRegions changed,
-      UndoRecords undo) {
-    return new SegmentedWords(segments, addresses, length, changed, undo);
+      UndoRecords undo, dev.cuckoo.spi.MappedPayload payload) {
+    return new SegmentedWords(segments, addresses, length, changed, undo, payload);
   }
 
   @Override

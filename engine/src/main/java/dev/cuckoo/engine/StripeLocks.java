@@ -181,12 +181,24 @@ final class StripeLocks {
     }
   }
 
+  /** Runs before every change, under the stripe's lock; {@code null} for none. */
+  private Runnable guard;
+
+  /** @param guard what runs before every change, under the lock of the stripe changed */
+  void guardWrites(Runnable guard) {
+    this.guard = guard;
+  }
+
   /**
    * Starts a change of a locked stripe: readers that overlap it will retry.
    *
    * @param stripe a stripe the caller holds the lock of
    */
   void beginWrite(int stripe) {
+    Runnable g = guard;
+    if (g != null) {
+      g.run();
+    }
     VERSIONS.setOpaque(versions, stripe, versions[stripe] + 1);
     // Orders the odd version before the data stores that follow (a StoreStore barrier).
     VarHandle.releaseFence();

@@ -173,6 +173,23 @@ final class StripedFingerprintStore implements FingerprintStore {
     return probe(bucket1, table.alternate(bucket1, fingerprint), fingerprint, true);
   }
 
+  @Override
+  public long countEntries(long bucket1, int fingerprint) {
+    return probe(bucket1, table.alternate(bucket1, fingerprint), fingerprint, true);
+  }
+
+  /**
+   * Has {@code guard} run before every change, under the locks of the stripes it changes: a
+   * mapped file marks itself as being changed there ({@link TableFile#beforeChange}), so that a
+   * writer that got past its filter's own check while another thread forced the file cannot
+   * store into it after the force.
+   *
+   * @param guard what runs
+   */
+  void guardWrites(Runnable guard) {
+    locks.guardWrites(guard);
+  }
+
   /**
    * Reads the key's buckets (and the stash, if it holds anything) under its stripes' versions.
    *

@@ -32,7 +32,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   protected final FingerprintStash stash;
   private final BitStringTable table;
   /** What keeps a mapped table's file consistent; {@code null} for a table on the heap. */
-  final MappedTable file;
+  final TableFile file;
 
   /**
    * What a filter is made of.
@@ -46,7 +46,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
    *     TablePayload#create}; {@code null} for a table on the heap
    */
   public record Parts(FilterSpec spec, BitStringTable table, FingerprintStash stash, FingerprintStore store,
-      MappedTable file) {}
+      TableFile file) {}
 
   /**
    * @param parts what the filter is made of
@@ -73,7 +73,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
    * @return the filter; a {@link dev.cuckoo.MappedFilter} exactly when {@code file} is not null
    */
   public static TableFilter compose(FilterSpec spec, BitStringTable table, FingerprintStash stash, long size,
-      MappedTable file, TableProvider variant) {
+      TableFile file, TableProvider variant) {
     int shards = ShardedTable.shardsOf(spec);
     int bits = spec.fingerprintBits().getAsInt();
     ShardedTable sharded = shards > 1 ? ShardedTable.whole(table, shards, bits, table.words().bytes()) : null;
@@ -85,6 +85,9 @@ public abstract class TableFilter extends AbstractCuckooFilter {
       table.words().shareWriters();
     }
     if (file != null) {
+      if (striped && file.writable()) {
+        ((StripedFingerprintStore) parts.store()).guardWrites(file::beforeChange);
+      }
       return new Mapped(parts, striped ? null : placed);
     }
     if (striped) {
@@ -104,14 +107,15 @@ public abstract class TableFilter extends AbstractCuckooFilter {
    * @param variant the variant
    * @return the filter
    */
-  public static TableFilter recovered(FilterSpec spec, BitStringTable table, FingerprintStash stash, MappedTable file,
+  public static TableFilter recovered(FilterSpec spec, BitStringTable table, FingerprintStash stash, TableFile file,
       TableProvider variant) {
     return compose(spec, table, stash, table.occupiedSlots() + stash.size(), file, variant);
   }
 
   /*
    * A heap filter pays one null check of a final field per write for the mapped ones: lookups,
-   * the hot path, do not change.
+   * the hot path, do not change. A striped filter's writers pass here outside their locks, and
+   * again under them (StripedFingerprintStore.guardWrites), where a force cannot slip between.
    */
   private void beforeChange() {
     if (file != null) {
@@ -207,9 +211,11 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   /**
    * A table mapped from a file, of any shape, sharded or not, with any concurrency: the filter
    * {@code CuckooFilters.open} and {@code createFile} return. Every change first goes through its
-   * {@link MappedTable}, which marks the file as being changed (or refuses, for a read-only
+   * {@link TableFile}, which marks the file as being changed (or refuses, for a read-only
    * file). Without concurrency its lookups go to the table (or its sharded view) directly, with
-   * {@code concurrency=striped} through the store.
+   * {@code concurrency=striped} through the store. A force and a close hold the store still
+   * ({@link FingerprintStore#whileUnchanged}): no writer is in the middle of a change while the
+   * first page is written and the file sealed.
    */
   static final class Mapped extends TableFilter implements dev.cuckoo.MappedFilter {
     /** The table (or its sharded view) lookups read; {@code null} when they go through the store. */
@@ -252,12 +258,36 @@ public abstract class TableFilter extends AbstractCuckooFilter {
 
     @Override
     public void force() throws IOException {
-      file.force(store.size(), stash);
+      store.whileUnchanged(() -> file.force(store.size(), stash));
     }
 
     @Override
     public void close() throws IOException {
-      file.close(store.size(), stash);
+      store.whileUnchanged(() -> file.close(store.size(), stash));
+    }
+
+    @Override
+    public java.util.Optional<dev.cuckoo.FileRecovery> recovery() {
+      return file.recovery();
+    }
+
+    @Override
+    public java.util.OptionalLong unfinishedMerge() {
+      long moved = file.unfinishedMerge();
+      return moved < 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(moved);
+    }
+
+    @Override
+    public void abandonMerge() throws IOException {
+      if (!file.writable()) {
+        throw new UnsupportedOperationException(file.path() + " was opened read-only (CuckooFilters.open): open it"
+            + " with CuckooFilters.openWritable to change it");
+      }
+      try {
+        file.endMerge();
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      }
     }
 
     /** {@inheritDoc} Its checksum, the items against the table's and the stash's fingerprints, and the table's encoding. */
@@ -325,9 +355,17 @@ public abstract class TableFilter extends AbstractCuckooFilter {
     return CuckooSizing.expectedFpp(load, table.slotsPerBucket(), spec().fingerprintBits().getAsInt());
   }
 
+  /**
+   * {@inheritDoc} In a mapped file, a merge cut short is forgotten first ({@link MergeRecord}):
+   * a writer that dies in the middle leaves either the merged entries with no record of the merge
+   * (merging again adds copies, never loses one) or the clear, which the next writer finishes.
+   */
   @Override
   public final void clear() {
     beforeChange();
+    if (file != null) {
+      file.endMerge();
+    }
     store.clear();
   }
 
@@ -335,11 +373,16 @@ public abstract class TableFilter extends AbstractCuckooFilter {
    * {@inheritDoc} A table's entries mean something only at their buckets, so the two tables
    * must be of one class with as many buckets of as many slots, and the fingerprints of one
    * width, split into as many shards (the specs equal but for {@code concurrency}, and {@code
-   * capacity} where it gives the same bucket count). Every entry of the other's table and stash moves in at its bucket
-   * through {@link FingerprintStore#addEntry}: into a bucket of its two, along a kick path, or
-   * into the stash, as an add would place it. The other filter is read under {@link
-   * FingerprintStore#whileUnchanged}, so a striped one holds still (do not merge two filters
-   * into each other at the same time).
+   * capacity} where it gives the same bucket count). Every entry of the other's table and stash
+   * moves in at its bucket through {@link FingerprintStore#addEntry}: into a bucket of its two,
+   * along a kick path, or into the stash, as an add would place it. The other filter is read
+   * under {@link FingerprintStore#whileUnchanged}, so a striped one holds still (do not merge two
+   * filters into each other at the same time).
+   *
+   * <p>Into a {@code durability=process} file, the merge keeps its {@link MergeRecord}: a writer
+   * that dies in the middle leaves how far it got, and merging the same filter again moves only
+   * the entries it had not (the return value counts those it had too); a merge of another filter
+   * is refused until then, or until the record is abandoned.
    */
   @Override
   protected long addAllFrom(AbstractCuckooFilter other) {
@@ -347,7 +390,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
       throw new IllegalArgumentException("cannot merge " + other.spec() + " into " + spec() + ": not a table filter");
     }
     CuckooTable mine = table();
-    CuckooTable theirs = that.table();
+    BitStringTable theirs = that.table();
     int shards = ShardedTable.shardsOf(spec());
     if (!mine.entryEncoding().equals(theirs.entryEncoding()) || mine.bucketCount() != theirs.bucketCount()
         || mine.slotsPerBucket() != theirs.slotsPerBucket()
@@ -358,34 +401,89 @@ public abstract class TableFilter extends AbstractCuckooFilter {
           + " tables must have one shape; create both from one config");
     }
     beforeChange();
+    MergeRecord record = file == null ? null : file.mergeRecord();
     long[] moved = {0};
     try {
       that.store.whileUnchanged(() -> {
+        long resume = record == null ? 0 : resume(record, MergeRecord.digest(theirs, that.stash));
+        long index = 0;
         long buckets = theirs.bucketCount();
         int slots = theirs.slotsPerBucket();
         for (long b = 0; b < buckets; b++) {
           for (int s = 0; s < slots; s++) {
             long entry = theirs.entryAt(b, s);
             if (entry != 0) {
-              if (!store.addEntry(b, theirs.fingerprintOf(entry), entry)) {
+              if (index >= resume && !moveIn(record, index, b, theirs.fingerprintOf(entry), entry)) {
                 return;
               }
+              index++;
               moved[0]++;
             }
           }
         }
         FingerprintStash stashed = that.stash;
         for (int i = 0; i < stashed.size(); i++) {
-          if (!store.addEntry(stashed.bucket(i), stashed.fingerprint(i), stashed.entry(i))) {
+          if (index >= resume && !moveIn(record, index, stashed.bucket(i), stashed.fingerprint(i), stashed.entry(i))) {
             return;
           }
+          index++;
           moved[0]++;
+        }
+        if (record != null) {
+          record.finish(index); // until the next force: see MergeRecord
         }
       });
     } catch (IOException e) {
       throw new UncheckedIOException(e); // the action does no I/O
     }
+    if (record != null && !record.finished()) {
+      file.endMerge(); // refused, which the return says: nothing is left to finish
+    }
     return moved[0];
+  }
+
+  /**
+   * @return the index of the source's first entry not yet moved: that of a merge of the same
+   *     source cut short, or 0 for a merge begun now
+   * @throws IllegalStateException if the file records a merge of another source
+   */
+  private long resume(MergeRecord record, long digest) {
+    if (!record.active() || (record.finished() && (record.ours() || record.digest() != digest))) {
+      // Nothing recorded, or a merge that finished: of this writer's (merging a filter again
+      // merges it again), or of another filter's, which stops nothing.
+      record.begin(digest);
+      return 0;
+    }
+    if (record.digest() != digest) {
+      throw new IllegalStateException("cannot merge into " + file.path() + ": it records a merge of another filter"
+          + " that was cut short after moving " + record.moved() + " entries (MappedFilter.unfinishedMerge); merge"
+          + " that filter again to finish it, or call MappedFilter.abandonMerge() to keep what it moved and merge"
+          + " this one");
+    }
+    return record.moved();
+  }
+
+  /**
+   * Moves one entry of a merge in, between the two stores of its record: the first says which
+   * entry is being stored and how many copies of its fingerprint there were, the second that it
+   * is done. An entry a merge cut short had been storing is stored only if its count shows it
+   * was not.
+   *
+   * @return {@code false} if the table and the stash are full
+   */
+  private boolean moveIn(MergeRecord record, long index, long bucket, int fingerprint, long entry) {
+    if (record == null) {
+      return store.addEntry(bucket, fingerprint, entry);
+    }
+    long count = store.countEntries(bucket, fingerprint);
+    if (record.pending() && record.moved() == index && count > record.countBefore()) {
+      record.next(index + 1); // stored before its writer stopped
+      return true;
+    }
+    record.storing(index, count);
+    boolean stored = store.addEntry(bucket, fingerprint, entry);
+    record.next(stored ? index + 1 : index);
+    return stored;
   }
 
   /** @return a table's shape as a refused merge names it: buckets, slots, and shards where there are several */

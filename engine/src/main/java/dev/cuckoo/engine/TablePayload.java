@@ -27,7 +27,7 @@ import java.util.function.LongUnaryOperator;
  *
  * <p>Layout 3, written since format version 3 of the envelope, puts the table after a page of
  * fields so that it starts at a multiple of 4096 in the file and maps as it lies ({@link
- * MappedTable}); it is what {@link #write} writes:
+ * TableFile}); it is what {@link #write} writes:
  *
  * <pre>
  * offset  size  field (big-endian)
@@ -42,10 +42,11 @@ import java.util.function.LongUnaryOperator;
  * 4096    8·W   the table, in the variant's layout
  * </pre>
  *
- * <p>While a writer has the file marked as being changed, the zeros of the first page hold what
- * a writer that dies leaves for the next to recover it ({@link MappedTable}): the stash is kept
- * current at 32, the writer's boot id is at {@value #BOOT_ID_AT}, and undo records fill bytes
- * 2048 to 4096. A forced file has zeros there again.
+ * <p>The first page's zeros also hold what a writer that dies leaves for the next ({@link
+ * FirstPage}, which owns the page's layout, and {@link TableFile}): the stash is kept current at
+ * 32 while the file is being changed, a merge cut short leaves its record at 1024, and undo
+ * records fill bytes 2048 to 4096 while a rewrite is under way. A forced file has zeros there but
+ * for the record of a merge cut short, which stays until the merge is finished or abandoned.
  *
  * <p>{@link #read} checks every size against the spec before it allocates, and allocates the
  * table only as its bytes arrive ({@link PayloadInput#readLongArray}); the variant then checks
@@ -61,17 +62,8 @@ public final class TablePayload {
   public static final int LAYOUT = 2;
   /** The payload layout this class writes: fields and stash in a page of their own, then the table. */
   public static final int ALIGNED_LAYOUT = 3;
-  /** Bytes of an aligned payload before the table's words: a page. */
-  public static final int STATE_BYTES = 4096;
-  /** Where layout 3's stash starts in its first page: its count, then its entries. */
-  public static final int STASH_AT = 32;
-  /**
-   * Where layout 3's first page keeps the boot id of the machine whose writer marked the file
-   * as being changed (16 bytes; zeros once the file is forced).
-   */
-  public static final int BOOT_ID_AT = 1024;
-  /** Where layout 3's first page keeps its undo records ({@link TableWords#openUndo}), to its end. */
-  public static final int UNDO_AT = STATE_BYTES - TableWords.UNDO_BYTES;
+  /** Bytes of an aligned payload before the table's words: a page ({@link FirstPage}). */
+  public static final int STATE_BYTES = FirstPage.BYTES;
   /** The layout of 0.1.0's files, whose tables {@link CuckooSizing#legacyBucketCount} sizes. */
   public static final int LEGACY_LAYOUT = 1;
   /** Bytes of the payload before the table's words. */
@@ -148,31 +140,32 @@ public final class TablePayload {
   }
 
   /**
-   * The first page of an aligned payload: its fields and stash, then zeros.
+   * The first page of an aligned payload as a stream writes it: its fields and stash, then zeros
+   * ({@link FirstPage#image}).
    *
    * @throws IllegalStateException if neither sizing gives that bucket count
    */
   static byte[] state(long capacity, int slots, int fingerprintBits, int shards, long buckets, long items,
-      long tableWords, FingerprintStash stash) throws IOException {
-    int sizing;
+      long tableWords, FingerprintStash stash) {
+    return java.util.Arrays.copyOf(
+        FirstPage.image(sizing(capacity, slots, fingerprintBits, shards, buckets), buckets, items, tableWords, stash),
+        STATE_BYTES);
+  }
+
+  /**
+   * @return the sizing whose bucket count a table of the shape has: {@link #LAYOUT}, or {@link
+   *     #LEGACY_LAYOUT} for a table 0.1.0 sized
+   * @throws IllegalStateException if neither gives it
+   */
+  static int sizing(long capacity, int slots, int fingerprintBits, int shards, long buckets) {
     if (buckets == CuckooSizing.bucketCount(capacity, slots, fingerprintBits, shards)) {
-      sizing = LAYOUT;
-    } else if (shards == 1 && buckets == CuckooSizing.legacyBucketCount(capacity, slots, fingerprintBits)) {
-      sizing = LEGACY_LAYOUT;
-    } else {
-      throw new IllegalStateException("a table of " + buckets + " buckets is not the size of capacity " + capacity
-          + " in any layout");
+      return LAYOUT;
     }
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(STATE_BYTES);
-    java.io.DataOutputStream fields = new java.io.DataOutputStream(bytes);
-    fields.writeInt(ALIGNED_LAYOUT);
-    fields.writeInt(sizing);
-    fields.writeLong(buckets);
-    fields.writeLong(items);
-    fields.writeLong(tableWords);
-    stash.writeTo(fields);
-    fields.flush();
-    return java.util.Arrays.copyOf(bytes.toByteArray(), STATE_BYTES);
+    if (shards == 1 && buckets == CuckooSizing.legacyBucketCount(capacity, slots, fingerprintBits)) {
+      return LEGACY_LAYOUT;
+    }
+    throw new IllegalStateException("a table of " + buckets + " buckets is not the size of capacity " + capacity
+        + " in any layout");
   }
 
   /**
@@ -209,10 +202,13 @@ public final class TablePayload {
     FingerprintStash stash;
     if (head.layout() == ALIGNED_LAYOUT) {
       stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits, variant);
-      long padding = STATE_BYTES - HEAD_BYTES - stash.payloadBytes();
-      byte[] zeros = in.readByteArray((int) padding, "the rest of the payload's first page");
-      for (byte b : zeros) {
-        if (b != 0) {
+      byte[] rest = in.readByteArray((int) (STATE_BYTES - HEAD_BYTES - stash.payloadBytes()),
+          "the rest of the payload's first page");
+      int restAt = (int) (HEAD_BYTES + stash.payloadBytes());
+      for (int i = 0; i < rest.length; i++) {
+        // The record of a merge cut short may be there: it is the next writer's, not this filter's.
+        boolean mergeRecord = restAt + i >= FirstPage.MERGE_AT && restAt + i < FirstPage.MERGE_AT + FirstPage.MERGE_BYTES;
+        if (rest[i] != 0 && !mergeRecord) {
           throw new CorruptFilterException(variant + " payload has a non-zero byte in the padding before its table");
         }
       }
@@ -302,13 +298,10 @@ public final class TablePayload {
     }
     FingerprintStash stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits,
         variant);
-    TableWords words = machine && payload.writable()
-        ? TableWords.mapPrivately(payload, STATE_BYTES, head.tableWords())
-        : TableWords.map(payload, STATE_BYTES, head.tableWords(), UNDO_AT);
-    MappedTable file = new MappedTable(payload, variant, capacity, slots, fingerprintBits, shards, head.buckets(),
-        head.tableWords(), words, false, machine);
+    int sizing = sizing(capacity, slots, fingerprintBits, shards, head.buckets());
+    TableFile file = TableFile.open(payload, variant, sizing, head.buckets(), head.tableWords(), machine, false);
     stash.keepIn(file);
-    return new MappedContents(head.buckets(), head.items(), words, stash, file);
+    return new MappedContents(head.buckets(), head.items(), file.words(), stash, file);
   }
 
   /**
@@ -329,15 +322,11 @@ public final class TablePayload {
   public static MappedContents create(MappedPayload payload, String variant, long capacity, int slots,
       int fingerprintBits, int shards, long buckets, long tableWords, boolean machine) throws IOException {
     FingerprintStash stash = new FingerprintStash(FingerprintStash.DEFAULT_SLOTS);
-    payload.write(0, java.nio.ByteBuffer.wrap(
-        state(capacity, slots, fingerprintBits, shards, buckets, 0, tableWords, stash)));
-    TableWords words = machine ? TableWords.mapPrivately(payload, STATE_BYTES, tableWords)
-        : TableWords.map(payload, STATE_BYTES, tableWords, UNDO_AT);
-    MappedTable file = new MappedTable(payload, variant, capacity, slots, fingerprintBits, shards, buckets, tableWords,
-        words, true, machine);
-    file.writeBootId(); // the file is marked as being changed from the start
+    int sizing = sizing(capacity, slots, fingerprintBits, shards, buckets);
+    payload.write(0, java.nio.ByteBuffer.wrap(FirstPage.image(sizing, buckets, 0, tableWords, stash)));
+    TableFile file = TableFile.open(payload, variant, sizing, buckets, tableWords, machine, true);
     stash.keepIn(file);
-    return new MappedContents(buckets, 0, words, stash, file);
+    return new MappedContents(buckets, 0, file.words(), stash, file);
   }
 
   /** Bytes of the table copied at a time by {@link #realign}. */
@@ -381,8 +370,8 @@ public final class TablePayload {
     }
     FingerprintStash stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits,
         variant);
-    payload.write(0, java.nio.ByteBuffer.wrap(
-        state(capacity, slots, fingerprintBits, shards, head.buckets(), head.items(), head.tableWords(), stash)));
+    payload.write(0, java.nio.ByteBuffer.wrap(FirstPage.image(sizing(capacity, slots, fingerprintBits, shards,
+        head.buckets()), head.buckets(), head.items(), head.tableWords(), stash)));
   }
 
   /**
@@ -394,7 +383,7 @@ public final class TablePayload {
    * @param stash the stash
    * @param file what keeps the file consistent, for the filter
    */
-  public record MappedContents(long buckets, long items, TableWords words, FingerprintStash stash, MappedTable file) {}
+  public record MappedContents(long buckets, long items, TableWords words, FingerprintStash stash, TableFile file) {}
 
   /**
    * Checks that the items a payload declared are the fingerprints its table and stash hold.

@@ -2,6 +2,8 @@ package dev.cuckoo.engine;
 
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.Durability;
+import dev.cuckoo.FileRecovery;
 import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
@@ -175,20 +177,16 @@ public abstract class TableProvider implements FilterProvider {
     return OptionalLong.of(TablePayload.alignedLength(payloadWords(resolved, newBucketCount(resolved))));
   }
 
-  /** {@inheritDoc} Writes a new, empty payload into the file and maps its table. */
+  /**
+   * {@inheritDoc} Writes a new, empty payload into the file and maps its table; the envelope
+   * forces the new filter, which seals the file, before anyone can open it.
+   */
   @Override
   public final MappedFilter createIn(FilterSpec resolved, MappedPayload payload) throws IOException {
     long buckets = newBucketCount(resolved);
-    boolean machine = isMachineDurable(resolved);
-    MappedFilter filter = mapped(resolved, TablePayload.create(payload, name(), resolved.capacity().getAsLong(),
+    return mapped(resolved, TablePayload.create(payload, name(), resolved.capacity().getAsLong(),
         resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved),
-        buckets, payloadWords(resolved, buckets), machine));
-    if (machine) {
-      // A machine-durable file promises what its last force left: from the start, an empty
-      // filter (a new file's table is zeros, so the seal reads only its first pages).
-      filter.force();
-    }
-    return filter;
+        buckets, payloadWords(resolved, buckets), isMachineDurable(resolved)));
   }
 
   /**
@@ -198,13 +196,13 @@ public abstract class TableProvider implements FilterProvider {
    */
   @Override
   public final MappedFilter open(FilterSpec resolved, MappedPayload payload) throws IOException {
-    TablePayload.MappedContents contents = TablePayload.open(payload, name(), resolved.capacity().getAsLong(),
-        resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved),
-        new PayloadWords(this, resolved), isMachineDurable(resolved));
-    if (!payload.wasBeingChanged()) {
-      return mapped(resolved, contents);
-    }
-    return recovered(resolved, contents);
+    return mapped(resolved, contents(resolved, payload));
+  }
+
+  private TablePayload.MappedContents contents(FilterSpec resolved, MappedPayload payload) throws IOException {
+    return TablePayload.open(payload, name(), resolved.capacity().getAsLong(), resolved.bucketSize().getAsInt(),
+        resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved), new PayloadWords(this, resolved),
+        isMachineDurable(resolved));
   }
 
   /**
@@ -213,25 +211,32 @@ public abstract class TableProvider implements FilterProvider {
    * @throws IllegalArgumentException if it asks for it with {@code concurrency=striped}
    */
   private static boolean isMachineDurable(FilterSpec resolved) {
-    // No lambda: one would be a class spun at run time on a process's first open.
-    boolean machine = FilterSpec.DURABILITY_MACHINE.equals(resolved.option(FilterSpec.DURABILITY).orElse(null));
+    boolean machine = resolved.durability() == Durability.MACHINE;
     if (machine && FingerprintStore.isStriped(resolved)) {
-      throw new IllegalArgumentException(FilterSpec.DURABILITY + "=" + FilterSpec.DURABILITY_MACHINE + " with "
+      throw new IllegalArgumentException(FilterSpec.DURABILITY + "=" + Durability.MACHINE + " with "
           + FilterSpec.CONCURRENCY + "=" + resolved.concurrency().get().configValue() + " is not supported: a"
           + " machine-durable file maps the table afresh after a force, which lookups of other threads may be"
           + " inside; use " + FilterSpec.CONCURRENCY + "=none (one thread at a time) or " + FilterSpec.DURABILITY
-          + "=" + FilterSpec.DURABILITY_PROCESS);
+          + "=" + Durability.PROCESS);
     }
     return machine;
   }
 
   /**
-   * Recovers a file whose writer died while it was marked as being changed ({@link
-   * MappedTable#recover}): the table checked whole, its items recounted, the file forced.
+   * {@inheritDoc} The file's undo records put back, a clear cut short finished ({@link
+   * TableFile#recover}), the table checked whole (the bits past its last slot and its encoding),
+   * its items recounted, the file forced. A merge cut short stays recorded, for the same merge to
+   * finish.
    */
-  private MappedFilter recovered(FilterSpec resolved, TablePayload.MappedContents contents) throws IOException {
-    MappedTable file = contents.file();
-    file.recover(contents.words());
+  @Override
+  public final MappedFilter recover(FilterSpec resolved, MappedPayload payload) throws IOException {
+    if (isMachineDurable(resolved)) {
+      throw new IllegalArgumentException(payload.path() + " is durability=" + Durability.MACHINE + ": its journal,"
+          + " not its writer's stores, brings it back");
+    }
+    TablePayload.MappedContents contents = contents(resolved, payload);
+    TableFile file = contents.file();
+    TableFile.Restored restored = file.recover();
     BitStringTable table = wrap(resolved, contents.buckets(), contents.words());
     String what = file.path() + ": " + name();
     if (!table.tailIsClear()) {
@@ -241,6 +246,26 @@ public abstract class TableProvider implements FilterProvider {
     table.requireEncoding(what);
     MappedFilter filter = (MappedFilter) TableFilter.recovered(resolved, table, contents.stash(), file, this);
     filter.force();
+    StringBuilder said = new StringBuilder(file.path() + ": recovered: its writer stopped before it forced or closed"
+        + " it; it holds " + String.format(java.util.Locale.ROOT, "%,d", filter.size())
+        + (filter.size() == 1 ? " key" : " keys") + " and is consistent again");
+    if (restored.clearFinished()) {
+      said.append("; it was in the middle of clear(), which was finished");
+    }
+    if (restored.rewrites() > 0) {
+      said.append("; ").append(restored.rewrites()).append(restored.rewrites() == 1 ? " bucket" : " buckets")
+          .append(" it was in the middle of rewriting put back as they were");
+    }
+    long merged = file.unfinishedMerge();
+    if (merged >= 0) {
+      said.append("; it was in the middle of a merge (addAll), which had moved ")
+          .append(String.format(java.util.Locale.ROOT, "%,d", merged))
+          .append(" entries: merge the same filter again to finish it");
+    } else if (file.finishedMergeLeft()) {
+      said.append("; it had finished a merge (addAll) it may not have seen return: merging the same filter"
+          + " again moves nothing");
+    }
+    file.recovered(new FileRecovery(FileRecovery.Cause.WRITER_STOPPED, filter.size(), said.toString()));
     return filter;
   }
 

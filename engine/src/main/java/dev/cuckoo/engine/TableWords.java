@@ -78,18 +78,18 @@ public abstract class TableWords {
    * @param payload the payload
    * @param at where the words start in it, in bytes
    * @param length how many longs
-   * @param undoAt where in the payload {@link #UNDO_BYTES} bytes of zeros are kept for {@link
-   *     #openUndo}'s records, outside the words
+   * @param undoPage the payload's first page, mapped, where {@link #openUndo} keeps its records,
+   *     or {@code null} for words that keep none (a reader's)
    * @return them
    * @throws IOException if mapping fails
    */
-  public static TableWords map(MappedPayload payload, long at, long length, long undoAt) throws IOException {
-    return MappedWords.mapSegments(payload, at, length, undoAt);
+  static TableWords map(MappedPayload payload, long at, long length, FirstPage undoPage) throws IOException {
+    return MappedWords.mapSegments(payload, at, length, undoPage);
   }
 
   /**
    * Maps words of a payload copy-on-write ({@link MappedPayload#mapPrivate}): the file does not
-   * change until the words' changed pages are committed to it ({@link MappedTable}, {@code
+   * change until the words' changed pages are committed to it ({@link TableFile}, {@code
    * durability=machine}).
    *
    * @param payload the payload, open for writing
@@ -98,18 +98,9 @@ public abstract class TableWords {
    * @return them
    * @throws IOException if mapping fails
    */
-  public static TableWords mapPrivately(MappedPayload payload, long at, long length) throws IOException {
+  static TableWords mapPrivately(MappedPayload payload, long at, long length) throws IOException {
     return MappedWords.mapCopyOnWrite(payload, at, length);
   }
-
-  /** Bytes of a mapped file's undo records ({@link #openUndo}): {@link #UNDO_SLOTS} of 32 bytes. */
-  public static final int UNDO_BYTES = 2048;
-  /** Undo records a mapped file keeps: as many writers may rewrite a run of words at once. */
-  public static final int UNDO_SLOTS = 64;
-  /** Bytes of one undo record: a tag (first word and count), then up to three words. */
-  public static final int UNDO_RECORD_BYTES = 32;
-  /** The most words one undo record keeps. */
-  public static final int UNDO_MAX_WORDS = 3;
 
   /** @return the longs of the bit string, padding aside */
   public abstract long length();
@@ -239,7 +230,7 @@ public abstract class TableWords {
    * after the change, each store ordered after the one before.
    *
    * @param first the first word to change
-   * @param last the last, at most {@link #UNDO_MAX_WORDS} - 1 after {@code first}
+   * @param last the last, at most {@link FirstPage#UNDO_MAX_WORDS} - 1 after {@code first}
    * @return what to give {@link #closeUndo}
    */
   public int openUndo(long first, long last) {
@@ -262,6 +253,8 @@ public abstract class TableWords {
   /**
    * Makes the words written so far reach their storage's medium, for a storage that has one:
    * nothing for the heap; a mapped file's changed pages written and waited for.
+   *
+   * @throws IOException naming the file, if its device reports a failure
    */
-  public void force() {}
+  public void force() throws IOException {}
 }

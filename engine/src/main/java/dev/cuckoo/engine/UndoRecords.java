@@ -1,22 +1,18 @@
 package dev.cuckoo.engine;
 
-import dev.cuckoo.spi.MappedPayload;
-import dev.cuckoo.spi.PayloadInput;
 import java.io.IOException;
-import java.lang.invoke.VarHandle;
-import java.nio.MappedByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The undo records of a mapped table ({@link TableWords#openUndo}): {@link TableWords#UNDO_SLOTS}
- * records of {@link TableWords#UNDO_RECORD_BYTES} bytes in the payload's first page, mapped
+ * The undo records of a mapped table ({@link TableWords#openUndo}): {@link FirstPage#UNDO_SLOTS}
+ * records of {@link FirstPage#UNDO_RECORD_BYTES} bytes in the payload's first page, mapped
  * read-write beside the table, so that a rewrite of several words (a semi-sorted bucket that
  * straddles a word boundary) is whole or undone after its process dies at any instant.
  *
  * <p>A process's stores to a shared mapping reach the file's pages in the order they were made,
  * however the process ends (the pages are the kernel's, not the process's), so the stores are
- * ordered with fences the JIT may not move stores across: the old words, then the tag, then the
- * rewrite, then the tag cleared. {@link #restore} then finds a non-zero tag exactly when a
+ * ordered ({@link FirstPage#store}): the old words, then the tag, then the rewrite, then the tag
+ * cleared. {@link #restore} then finds a non-zero tag exactly when a
  * rewrite may be half done, and puts the old words back: the rewrite had not returned, so undoing
  * it loses nothing that was stored (a kick path's moves store an entry in its next bucket before
  * taking it from the last, so an undone move leaves it where it was).
@@ -30,26 +26,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * store) claim a record each from a bitmap.
  */
 final class UndoRecords {
-  private final MappedByteBuffer page;
-  private final long address;
+  private final FirstPage page;
   /** Claimed records, for writers that share the table. */
   private final AtomicLong claimed = new AtomicLong();
   private boolean shared;
 
-  private UndoRecords(MappedByteBuffer page, long address) {
+  /** @param page the first page the records are in, mapped */
+  UndoRecords(FirstPage page) {
     this.page = page;
-    this.address = address;
-  }
-
-  /**
-   * @param payload the payload
-   * @param at where its records are
-   * @return them, mapped
-   * @throws IOException if mapping fails
-   */
-  static UndoRecords map(MappedPayload payload, long at) throws IOException {
-    MappedByteBuffer page = payload.map(at, TableWords.UNDO_BYTES);
-    return new UndoRecords(page, MappedWords.addressOf(page));
   }
 
   /** Several writers may rewrite words at once from now on. */
@@ -57,21 +41,19 @@ final class UndoRecords {
     shared = true;
   }
 
+  private static int at(int record) {
+    return FirstPage.UNDO_AT + record * FirstPage.UNDO_RECORD_BYTES;
+  }
+
   /** Records words {@code [first, last]} of {@code words} as they are: see the class comment. */
   int open(TableWords words, long first, long last) {
     int record = shared ? claim() : 0;
-    long at = address + (long) record * TableWords.UNDO_RECORD_BYTES;
+    int at = at(record);
     int count = (int) (last - first + 1);
-    try {
-      for (int i = 0; i < count; i++) {
-        MappedWords.rawPut(at + Long.BYTES * (i + 1L), Long.reverseBytes(words.get(first + i)));
-      }
-      VarHandle.storeStoreFence();
-      MappedWords.rawPut(at, Long.reverseBytes((first + 1) << 2 | count));
-      VarHandle.storeStoreFence();
-    } finally {
-      java.lang.ref.Reference.reachabilityFence(page);
+    for (int i = 0; i < count; i++) {
+      page.store(at + Long.BYTES * (i + 1), words.get(first + i));
     }
+    page.store(at, (first + 1) << 2 | count); // after the words it guards, before the rewrite
     return record;
   }
 
@@ -81,24 +63,13 @@ final class UndoRecords {
   /** Opens a record that says every word is being cleared, for {@link #restore} to finish. */
   int openClear() {
     int record = shared ? claim() : 0;
-    try {
-      VarHandle.storeStoreFence();
-      MappedWords.rawPut(address + (long) record * TableWords.UNDO_RECORD_BYTES, Long.reverseBytes(CLEARING));
-      VarHandle.storeStoreFence();
-    } finally {
-      java.lang.ref.Reference.reachabilityFence(page);
-    }
+    page.store(at(record), CLEARING);
     return record;
   }
 
   /** Clears a record once its rewrite is done. */
   void close(int record) {
-    VarHandle.storeStoreFence();
-    try {
-      MappedWords.rawPut(address + (long) record * TableWords.UNDO_RECORD_BYTES, 0L);
-    } finally {
-      java.lang.ref.Reference.reachabilityFence(page);
-    }
+    page.store(at(record), 0L);
     if (shared) {
       claimed.getAndAdd(-(1L << record));
     }
@@ -119,38 +90,50 @@ final class UndoRecords {
   }
 
   /**
-   * Puts back the words of every record left open by a writer that died, and clears the records.
+   * What {@link #restore} found.
    *
-   * @param payload the payload, open for writing
-   * @param at where its records are
-   * @param words the table's words
-   * @throws IOException if reading or writing fails
+   * @param rewrites the rewrites of several words it put back
+   * @param clearing whether a clear of the whole table was under way (it was finished)
    */
-  static void restore(MappedPayload payload, long at, TableWords words) throws IOException {
-    PayloadInput in = payload.read(at, TableWords.UNDO_BYTES);
-    for (int r = 0; r < TableWords.UNDO_SLOTS; r++) {
-      long tag = in.readLong();
-      long[] old = new long[TableWords.UNDO_MAX_WORDS];
-      for (int i = 0; i < old.length; i++) {
-        old[i] = in.readLong();
-      }
+  record Found(int rewrites, boolean clearing) {}
+
+  /**
+   * Puts back the words of every record left open by a writer that died, finishes a clear one
+   * was running, and clears the records.
+   *
+   * @param page the first page, mapped
+   * @param words the table's words
+   * @return what it found
+   * @throws dev.cuckoo.CorruptFilterException if a record names words outside the table
+   * @throws IOException if writing fails
+   */
+  static Found restore(FirstPage page, TableWords words) throws IOException {
+    int rewrites = 0;
+    boolean clearing = false;
+    for (int r = 0; r < FirstPage.UNDO_SLOTS; r++) {
+      long tag = page.load(at(r));
       if (tag == 0) {
         continue;
       }
       if (tag == CLEARING) {
         words.clear(); // the writer died clearing the table: the clear is finished, zero words left alone
+        clearing = true;
         continue;
       }
       long first = (tag >>> 2) - 1;
       int count = (int) (tag & 3);
       if (first < 0 || count < 2 || first + count > words.length()) {
-        throw new dev.cuckoo.CorruptFilterException(payload.path() + ": undo record " + r + " names words "
+        throw new dev.cuckoo.CorruptFilterException(page.payload().path() + ": undo record " + r + " names words "
             + first + ".." + (first + count - 1) + ", outside a table of " + words.length() + " longs");
       }
       for (int i = 0; i < count; i++) {
-        words.set(first + i, old[i]);
+        words.set(first + i, page.load(at(r) + Long.BYTES * (i + 1)));
       }
+      rewrites++;
     }
-    payload.write(at, java.nio.ByteBuffer.allocate(TableWords.UNDO_BYTES));
+    if (rewrites > 0 || clearing) {
+      page.payload().write(FirstPage.UNDO_AT, java.nio.ByteBuffer.allocate(FirstPage.UNDO_BYTES));
+    }
+    return new Found(rewrites, clearing);
   }
 }

@@ -52,9 +52,11 @@
  * dev.cuckoo.engine.StripedKickPath} stores before it removes), and a variant whose bucket write
  * takes several words brackets it with {@link dev.cuckoo.engine.TableWords#openUndo} and {@link
  * dev.cuckoo.engine.TableWords#closeUndo}, which on the heap cost a call that does nothing. The
- * next writer recovers the file ({@link dev.cuckoo.engine.MappedTable}). With {@code
- * durability=machine} the table is mapped copy-on-write ({@link
- * dev.cuckoo.engine.TableWords#mapPrivately}) and a force commits its changed pages through a
- * journal ({@link dev.cuckoo.spi.MappedPayload#commit}).
+ * file's mark, its first page and its forces are kept by {@link dev.cuckoo.engine.TableFile},
+ * whose {@code recover} the next writer's open calls when the envelope finds the file marked.
+ * With {@code durability=machine} the table is mapped copy-on-write and a force commits its
+ * changed pages through a journal ({@link dev.cuckoo.spi.MappedPayload#commit}). Every store to a
+ * mapping, like every write of the envelope, passes through the one seam the crash tests cut at
+ * ({@code dev.cuckoo.internal.io.FileWrites}, exported to this module alone).
  */
 package dev.cuckoo.engine;

@@ -15,7 +15,8 @@ final class SemiSortedFilter {
    * (SemiSortedTable, SemiSortCodec): a key's hash gives its first bucket and an f-bit
    * fingerprint, its second bucket is alternate(i1, fingerprint) (PartialKeyHashing). The
    * engine's FingerprintStore runs add, count and remove over the table (TableFilter), as for a
-   * classic filter: a refused add changes nothing (KickPath undoes itself), a FingerprintStash takes the
+   * classic filter: a refused add changes nothing (KickPath walks its path first, and writes
+   * nothing when the walk gives up), a FingerprintStash takes the
    * rare key no arrangement holds, and only keys that were added may be removed (section 3.3).
    * The table is sized by CuckooSizing (an even bucket count, no power of two), the same number
    * of buckets as a classic filter of the same capacity, each one bit per slot smaller;

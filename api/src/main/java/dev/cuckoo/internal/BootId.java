@@ -1,13 +1,14 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.internal;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
  * This machine's boot id: 16 bytes that change at every boot (Linux's {@code
- * /proc/sys/kernel/random/boot_id}), recorded with a file's "being changed" mark so that the
- * next writer tells a process that died (same boot: the kernel wrote its pages) from a machine
- * that stopped (another boot: pages may be lost). All zeros where the system has none.
+ * /proc/sys/kernel/random/boot_id}), written into a file's mark with its "being changed" state
+ * ({@link MappedEnvelope#beginChange}) so that the next writer tells a process that died (same
+ * boot: the kernel wrote its pages) from a machine that stopped (another boot: pages may be
+ * lost). All zeros where the system has none.
  */
 final class BootId {
   /** Where Linux keeps it. */

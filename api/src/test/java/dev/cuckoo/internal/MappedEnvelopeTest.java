@@ -19,22 +19,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The trailing checksum that {@link MappedEnvelope#seal} writes is the whole file's CRC32C (state
- * read as clean), and a seal after a small change rereads only the regions that changed.
+ * The trailing checksum that {@link MappedEnvelope#seal} writes is the whole file's CRC32C (the
+ * mark read as zeros), and a seal after a small change rereads only the regions that changed.
  */
 class MappedEnvelopeTest {
   private static final int PAYLOAD_OFFSET = 4096;
   private static final long PAYLOAD = 8L << 20;
-  private static final int STATE_OFFSET = 100;
+  private static final int MARK_OFFSET = PAYLOAD_OFFSET - FilterFile.MARK_BYTES;
 
   @TempDir
   Path dir;
 
-  /** @return the CRC32C of the file before its checksum, with the state field as zeros */
+  /** @return the CRC32C of the file before its checksum, with the mark as zeros */
   private static int fileCrc(Path file) throws IOException {
     byte[] bytes = Files.readAllBytes(file);
     int end = bytes.length - 4;
-    java.util.Arrays.fill(bytes, STATE_OFFSET, STATE_OFFSET + 4, (byte) 0);
+    java.util.Arrays.fill(bytes, MARK_OFFSET, MARK_OFFSET + FilterFile.MARK_BYTES, (byte) 0);
     CRC32C crc = new CRC32C();
     crc.update(bytes, 0, end);
     return (int) crc.getValue();
@@ -47,7 +47,9 @@ class MappedEnvelopeTest {
 
   private MappedEnvelope envelope(Path file, boolean zeros) throws IOException {
     FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    return new MappedEnvelope(file, channel, true, PAYLOAD_OFFSET, PAYLOAD, STATE_OFFSET, zeros);
+    FilterFile.Header header = new FilterFile.Header(FilterFile.FORMAT_VERSION, "x", "x", null, PAYLOAD, PAYLOAD_OFFSET,
+        false, new byte[BootId.BYTES]);
+    return new MappedEnvelope(file, channel, dev.cuckoo.internal.io.FileWrites.system(), true, header, false, zeros);
   }
 
   @Test
@@ -79,7 +81,7 @@ class MappedEnvelopeTest {
       e.seal();
       assertEquals(fileCrc(file), storedCrc(file), "seal after round " + round + "; " + TestSeed.rerun());
       long reread = e.checksummedBytes() - before;
-      assertTrue(reread <= 2L * changes * MappedEnvelope.MIN_REGION_BYTES,
+      assertTrue(reread <= 2L * changes * RegionChecksums.MIN_REGION_BYTES,
           reread + " bytes reread for " + changes + " changes; " + TestSeed.rerun());
     }
     e.verifyChecksum();
@@ -101,7 +103,7 @@ class MappedEnvelopeTest {
     table.force();
     e.seal();
     assertEquals(fileCrc(file), storedCrc(file));
-    assertTrue(e.checksummedBytes() <= 3L * MappedEnvelope.MIN_REGION_BYTES, e.checksummedBytes() + " bytes read");
+    assertTrue(e.checksummedBytes() <= 3L * RegionChecksums.MIN_REGION_BYTES, e.checksummedBytes() + " bytes read");
     e.verifyChecksum();
     e.close();
   }

@@ -73,7 +73,7 @@ public abstract class MachineCrashContractTest {
     List<Long> liveList = new ArrayList<>();
     Set<Long> required = null;
     boolean wasChanging;
-    try (StagedMachine machine = StagedMachine.install()) {
+    try (StagedMachine machine = StagedMachine.start()) {
       machine.cut(random.nextInt(CUTS));
       try {
         MappedFilter filter = CuckooFilters.createFile(config, file);

@@ -60,6 +60,9 @@ public final class MappedFileChild {
    * @throws IOException if the file cannot be written or read
    */
   public static void main(String[] args) throws IOException {
+    if (Boolean.getBoolean("cuckoo.test.sparseFiles")) {
+      new SparseWrites().install();
+    }
     String action = args[0];
     String config = args[1];
     Path file = Path.of(args[2]);

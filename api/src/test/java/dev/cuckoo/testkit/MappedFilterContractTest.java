@@ -419,13 +419,16 @@ public abstract class MappedFilterContractTest {
     assertEquals(0, MappedFileChild.run("halt-between", small(), between.toString(), "3000"));
     assertThrows(CorruptFilterException.class, () -> read(between), "a stream reader does not recover");
     try (MappedFilter f = CuckooFilters.open(between)) {
+      assertEquals(dev.cuckoo.FileRecovery.Cause.WRITER_STOPPED, f.recovery().orElseThrow().cause(),
+          "open says it recovered the file");
+      assertTrue(f.recovery().get().description().contains(between.toString()), f.recovery().get().description());
       for (long i = 0; i < 3100; i++) {
         assertTrue(f.mightContain(key(i)), "key " + i + " of 3000 forced and 100 not");
       }
       assertEquals(3100, f.size());
       f.verify();
     }
-    assertFalse(CuckooFilters.recover(between), "open recovered it: nothing is left to recover");
+    assertFalse(CuckooFilters.recover(between).isPresent(), "open recovered it: nothing is left to recover");
 
     Path after = dir.resolve("halted-after.cuckoo");
     assertEquals(0, MappedFileChild.run("halt-after-force", small(), after.toString(), "3000"));
@@ -447,7 +450,12 @@ public abstract class MappedFilterContractTest {
   void aMachineDurableFileIsWhatItsLastForceLeftWhenItsWriterDies() throws Exception {
     Path file = dir.resolve("machine.cuckoo");
     assertEquals(0, MappedFileChild.run("halt-between", small() + "&durability=machine", file.toString(), "3000"));
-    assertFalse(CuckooFilters.recover(file), "a machine-durable file changes only inside a force");
+    assertTrue(Files.exists(dir.resolve("machine.cuckoo.journal")), "a halted writer's journal is left");
+    dev.cuckoo.FileRecovery left = CuckooFilters.recover(file).orElseThrow();
+    assertEquals(dev.cuckoo.FileRecovery.Cause.JOURNAL_LEFT, left.cause(), left.description());
+    assertEquals(3000, left.items(), left.description());
+    assertFalse(Files.exists(dir.resolve("machine.cuckoo.journal")), "recover removes the journal a writer left");
+    assertFalse(CuckooFilters.recover(file).isPresent(), "then nothing is left to recover");
     try (MappedFilter f = CuckooFilters.open(file)) {
       for (long i = 0; i < 3000; i++) {
         assertTrue(f.mightContain(key(i)), "forced key " + i);
@@ -473,15 +481,176 @@ public abstract class MappedFilterContractTest {
     long payload = dev.cuckoo.internal.MappedFiles.headerOf(file).payloadOffset();
     try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(file,
         java.nio.file.StandardOpenOption.WRITE)) {
-      // Another boot's id where the writer recorded its own: as after a power loss and a restart.
+      // Another boot's id in the mark, where the writer recorded its own: as after a power loss and a restart.
       c.write(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}),
-          payload + 1024);
+          payload - 16);
     }
     for (org.junit.jupiter.api.function.Executable open : List.<org.junit.jupiter.api.function.Executable>of(
         () -> CuckooFilters.open(file), () -> CuckooFilters.openWritable(file), () -> CuckooFilters.recover(file))) {
       CorruptFilterException e = assertThrows(CorruptFilterException.class, open);
       assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("machine stopped")
           && e.getMessage().contains("01020304-0506-0708-090a-0b0c0d0e0f10"), e.getMessage());
+    }
+  }
+
+  /** A file cut short is damage, which recover reports, as open does, rather than "nothing to recover". */
+  @Test
+  void recoverOfATruncatedFileThrows() throws IOException {
+    for (String config : List.of(small(), small() + "&durability=machine")) {
+      Path file = dir.resolve("truncated-" + Integer.toHexString(config.hashCode()) + ".cuckoo");
+      try (MappedFilter f = CuckooFilters.createFile(config, file)) {
+        f.add("a");
+      }
+      try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        c.truncate(c.size() - 4096);
+      }
+      CorruptFilterException e = assertThrows(CorruptFilterException.class, () -> CuckooFilters.recover(file));
+      assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("bytes long"), e.getMessage());
+    }
+  }
+
+  /**
+   * A machine-durable file keeps its journal beside it while open for writing: a folder the
+   * journal cannot be made in is refused at the open, naming it, before any add is taken (here
+   * the folder's permission is taken away as a write of the library meets it; {@link
+   * #aReadOnlyFolderIsRefusedAtOpen} tries a real one where the tests do not run as root).
+   */
+  @Test
+  void aFolderTheJournalCannotBeMadeInIsRefusedAtOpen() throws IOException {
+    Path file = dir.resolve("journal-denied.cuckoo");
+    try (MappedFilter f = CuckooFilters.createFile(small() + "&durability=machine", file)) {
+      f.add("a");
+    }
+    try (WatchedWrites denied = new WatchedWrites() {
+      @Override
+      protected void step(Write w) throws IOException {
+        if (w.kind() == Kind.CREATE && w.path().getFileName().toString().endsWith(".journal")) {
+          throw new java.nio.file.AccessDeniedException(w.path().toString());
+        }
+      }
+    }) {
+      denied.install();
+      IOException e = assertThrows(IOException.class, () -> CuckooFilters.openWritable(file));
+      assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("journal")
+          && e.getMessage().contains("permission denied") && e.getMessage().contains("folder must be writable"),
+          e.getMessage());
+    }
+    try (MappedFilter f = CuckooFilters.open(file)) {
+      assertTrue(f.mightContain("a"), "the file is as it was");
+    }
+  }
+
+  /** A real folder this process may not write (skipped as root, which writes any folder). */
+  @Test
+  void aReadOnlyFolderIsRefusedAtOpen() throws IOException {
+    Path folder = Files.createDirectories(dir.resolve("read-only-folder"));
+    Path file = folder.resolve("f.cuckoo");
+    try (MappedFilter f = CuckooFilters.createFile(small() + "&durability=machine", file)) {
+      f.add("a");
+    }
+    Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
+    try {
+      org.junit.jupiter.api.Assumptions.assumeFalse(Files.isWritable(folder),
+          "running as root: the folder stays writable, nothing to refuse");
+      IOException e = assertThrows(IOException.class, () -> CuckooFilters.openWritable(file));
+      assertTrue(e.getMessage().contains("journal") && e.getMessage().contains(file.toString()), e.getMessage());
+    } finally {
+      Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+  }
+
+  /** A creation that fails, at any of its writes, leaves no file where the filter was to be. */
+  @Test
+  void aCreationThatFailsLeavesNoFile() throws IOException {
+    Path file = dir.resolve("never.cuckoo");
+    for (long failAt = 0; ; failAt++) {
+      long at = failAt;
+      long[] writes = {0};
+      try (WatchedWrites full = new WatchedWrites() {
+        @Override
+        protected void step(Write w) throws IOException {
+          if (w.kind() != Kind.STORE && writes[0]++ == at) {
+            throw new IOException("No space left on device");
+          }
+        }
+      }) {
+        full.install();
+        try {
+          CuckooFilters.createFile(small(), file).close();
+          assertTrue(failAt > 3, "a creation takes a few writes");
+          return; // every write of a creation was failed once
+        } catch (IOException e) {
+          assertTrue(e.getMessage().contains(file.getFileName().toString()) && e.getMessage().contains("full"),
+              e.getMessage());
+        }
+      }
+      assertFalse(Files.exists(file), "a creation failed at write " + failAt + " left " + file);
+      try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+        assertTrue(left.noneMatch(p -> p.getFileName().toString().contains("never")),
+            "a creation failed at write " + failAt + " left its temporary file");
+      }
+    }
+  }
+
+  /**
+   * A real file system that fills: a tmpfs of 4 MiB, mounted for the test (where the tests run as
+   * root and may mount; else skipped, saying so). A file larger than it is refused at creation,
+   * naming the bytes it needs, and leaves nothing; a machine-durable file whose journal no longer
+   * fits fails its force with an error, leaves no partial journal, and recovers with its last
+   * forced keys; no add ever meets a fault of the JVM.
+   */
+  @Test
+  void aFileSystemThatFillsIsAnErrorNotACrash() throws Exception {
+    Path mount = Files.createDirectories(dir.resolve("small-fs"));
+    org.junit.jupiter.api.Assumptions.assumeTrue(SmallFileSystem.mount(mount, "4m"),
+        "cannot mount a tmpfs here (needs root and mount): the full-disk check is left to the fault test");
+    try {
+      Path big = mount.resolve("big.cuckoo");
+      IOException e = assertThrows(IOException.class,
+          () -> CuckooFilters.createFile(shapes().get(0) + "&capacity=4000000", big));
+      assertTrue(e.getMessage().contains("big.cuckoo") && e.getMessage().contains("the file system is full")
+          && e.getMessage().contains("needed"), e.getMessage());
+      try (java.util.stream.Stream<Path> left = Files.list(mount)) {
+        assertEquals(0, left.count(), "a creation that did not fit leaves nothing");
+      }
+      // A machine-durable filter of ~1.5 MiB: its journal (as large as the pages a force changes) does not fit twice.
+      Path file = mount.resolve("m.cuckoo");
+      String config = shapes().get(0) + "&capacity=300000&durability=machine";
+      Path filler = mount.resolve("filler");
+      List<String> forced = new ArrayList<>();
+      MappedFilter f = CuckooFilters.createFile(config, file);
+      try {
+        for (int i = 0; i < 1000; i++) {
+          f.add(key(i));
+          forced.add(key(i));
+        }
+        f.force();
+        long free = Files.getFileStore(mount).getUsableSpace();
+        Files.write(filler, new byte[(int) Math.max(0, free - 64 * 1024)]);
+        for (int i = 1000; i < 200_000; i++) {
+          f.add(key(i)); // changes every page of the table: the next journal needs them all
+        }
+        IOException full = assertThrows(IOException.class, f::force);
+        assertTrue(full.getMessage().contains(file.toString()) && full.getMessage().contains("journal")
+            && full.getMessage().contains("the file system is full"), full.getMessage());
+        assertTrue(!Files.exists(mount.resolve("m.cuckoo.journal")) || Files.size(mount.resolve("m.cuckoo.journal")) == 0,
+            "no part of a journal is left");
+      } finally {
+        try {
+          f.close();
+        } catch (IOException stillFull) {
+          // as a force: the file is closed all the same
+        }
+      }
+      Files.delete(filler);
+      try (MappedFilter g = CuckooFilters.openWritable(file)) {
+        for (String k : forced) {
+          assertTrue(g.mightContain(k), "forced key " + k);
+        }
+        g.verify();
+      }
+    } finally {
+      SmallFileSystem.unmount(mount);
     }
   }
 

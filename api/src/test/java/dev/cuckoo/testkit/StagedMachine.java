@@ -1,36 +1,30 @@
 package dev.cuckoo.testkit;
 
-import dev.cuckoo.internal.MappedFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * A machine whose power a test cuts: while {@link #install}ed, every channel the library opens
- * on a filter file or its journal ({@link MappedFiles#wrapChannels}) is watched. A file's image
- * on the "disk" is what it held at its last {@code force}; the pages written since are in the
- * page cache only. {@link #cut} stops the writer at its {@code n}-th write or force (it throws
- * {@link PowerCut} there) and then {@link #crash} writes each file back as a disk would hold it
- * after a power loss: every page written since its last force kept as written or as it was, a
- * coin toss each, and a truncation since then kept or not. Forces are not passed to the disk:
- * the model is the durability, and a thousand trials take seconds.
- *
- * <p>It sees what goes through channels only, which is every change a {@code durability=machine}
- * filter makes to its file (its table is mapped copy-on-write).
+ * A machine whose power a test cuts, watching every write the library makes ({@link
+ * WatchedWrites}). A file's content on the "disk" is what it held at its last force; the pages
+ * written since are in the page cache only. A folder's names (files made, renamed, removed) are
+ * on the disk as of its last force, and those changed since reach it in the order they were made,
+ * up to a point. {@link #cut} stops the writer at its {@code n}-th write or force (it throws
+ * {@link PowerCut} there) and {@link #crash} then leaves every file as a disk would after a power
+ * loss: each page written since its file's last force kept as written or as it was, a coin toss
+ * each, a truncation or growth since then kept or not, and a random first part of the name
+ * changes since the folder's last force. Forces are not passed to the disk: the model is the
+ * durability, and a thousand trials take seconds.
  */
-public final class StagedMachine implements AutoCloseable {
+public final class StagedMachine extends WatchedWrites {
   /** Thrown at the write or force a power cut stops. */
   public static final class PowerCut extends Error {
     private static final long serialVersionUID = 1L;
@@ -42,47 +36,58 @@ public final class StagedMachine implements AutoCloseable {
 
   private static final int PAGE = 4096;
 
-  private final Map<Path, byte[]> disk = new HashMap<>();
-  private final Map<Path, BitSet> dirty = new HashMap<>();
-  private final Map<Path, Boolean> truncated = new HashMap<>();
-  private final List<FileChannel> opened = new ArrayList<>();
+  /** A file's data, under whatever name it has. */
+  private static final class Inode {
+    byte[] disk;
+    final BitSet dirty = new BitSet();
+    boolean resized;
+
+    Inode(byte[] disk) {
+      this.disk = disk;
+    }
+  }
+
+  /** A change of a folder's names: what it did, so that it can be taken back. */
+  private record NameChange(Kind kind, Path path, Path to, Inode inode) {}
+
+  private final Map<Path, Inode> names = new HashMap<>();
+  private final Set<Path> seen = new HashSet<>();
+  private final List<NameChange> sinceFolderForce = new ArrayList<>();
   private long operations;
   private long cutAt = Long.MAX_VALUE;
   private boolean down;
 
-  /** @return a machine watching every channel the library opens from now on */
-  public static StagedMachine install() {
+  /** @return a machine watching every file the library opens from now on, installed */
+  public static StagedMachine start() {
     StagedMachine machine = new StagedMachine();
-    MappedFiles.wrapChannels(machine::watch);
+    machine.install();
     return machine;
   }
 
+  private StagedMachine() {}
+
   /** @return the writes and forces made so far */
-  public long operations() {
+  public synchronized long operations() {
     return operations;
   }
 
   /** @param n the write or force (counted from 0) to stop the writer at */
-  public void cut(long n) {
+  public synchronized void cut(long n) {
     cutAt = n;
   }
 
-  private synchronized FileChannel watch(Path path, FileChannel channel) {
-    Path file = path.toAbsolutePath();
-    disk.computeIfAbsent(file, f -> {
-      try {
-        return Files.exists(f) ? Files.readAllBytes(f) : new byte[0];
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
-    dirty.computeIfAbsent(file, f -> new BitSet());
-    Watched watched = new Watched(file, channel);
-    opened.add(channel);
-    return watched;
+  private Inode inode(Path path) throws IOException {
+    Inode i = names.get(path);
+    if (i == null) {
+      i = new Inode(Files.exists(path) ? Files.readAllBytes(path) : new byte[0]);
+      names.put(path, i);
+      seen.add(path);
+    }
+    return i;
   }
 
-  private synchronized void step() {
+  @Override
+  protected synchronized void step(Write w) throws IOException {
     if (down) {
       throw new PowerCut();
     }
@@ -90,10 +95,45 @@ public final class StagedMachine implements AutoCloseable {
       down = true;
       throw new PowerCut();
     }
+    switch (w.kind()) {
+      case WRITE, STORE -> {
+        Inode i = inode(w.path());
+        long end = w.position() + w.bytes().length;
+        i.dirty.set((int) (w.position() / PAGE), (int) ((end - 1) / PAGE) + 1);
+        i.resized |= end > Files.size(w.path());
+      }
+      case TRUNCATE -> inode(w.path()).resized = true;
+      case FORCE -> {
+        if (Files.isRegularFile(w.path())) {
+          Inode i = inode(w.path());
+          i.disk = Files.readAllBytes(w.path());
+          i.dirty.clear();
+          i.resized = false;
+        }
+      }
+      case CREATE -> {
+        seen.add(w.path());
+        Inode i = new Inode(new byte[0]);
+        sinceFolderForce.add(new NameChange(Kind.CREATE, w.path(), null, names.put(w.path(), i)));
+      }
+      case DELETE -> {
+        Inode i = inode(w.path());
+        names.remove(w.path());
+        sinceFolderForce.add(new NameChange(Kind.DELETE, w.path(), null, i));
+      }
+      case RENAME -> {
+        Inode i = inode(w.path());
+        seen.add(w.to());
+        names.remove(w.path());
+        sinceFolderForce.add(new NameChange(Kind.RENAME, w.path(), w.to(), names.put(w.to(), i)));
+      }
+      case FORCE_FOLDER -> sinceFolderForce.clear();
+      default -> throw new AssertionError(w);
+    }
   }
 
   /**
-   * Writes every watched file back as the disk would hold it after the power loss, and closes
+   * Leaves every file the machine saw as the disk would hold it after the power loss, and closes
    * every channel the writer had open (its process is gone).
    *
    * @param random the coin tosses
@@ -101,165 +141,64 @@ public final class StagedMachine implements AutoCloseable {
    */
   public synchronized void crash(SplittableRandom random) throws IOException {
     down = true;
-    for (FileChannel c : opened) {
-      c.close();
-    }
-    for (Map.Entry<Path, byte[]> entry : disk.entrySet()) {
-      Path file = entry.getKey();
-      byte[] durable = entry.getValue();
-      byte[] now = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
-      int length = Boolean.TRUE.equals(truncated.get(file)) || now.length > durable.length
-          ? (random.nextBoolean() ? now.length : durable.length) : durable.length;
-      byte[] image = java.util.Arrays.copyOf(durable, length);
-      BitSet pages = dirty.get(file);
-      for (int p = pages.nextSetBit(0); p >= 0; p = pages.nextSetBit(p + 1)) {
-        if (random.nextBoolean()) {
-          int from = p * PAGE;
-          for (int i = from; i < Math.min(from + PAGE, length); i++) {
-            image[i] = i < now.length ? now[i] : 0;
-          }
+    closeChannels();
+    // Which name changes reached the disk: the first k of those since the folder's last force.
+    Map<Path, Inode> durable = new HashMap<>(names);
+    int kept = random.nextInt(sinceFolderForce.size() + 1);
+    for (int c = sinceFolderForce.size() - 1; c >= kept; c--) {
+      NameChange change = sinceFolderForce.get(c);
+      switch (change.kind()) {
+        case CREATE -> restore(durable, change.path(), change.inode());
+        case DELETE -> durable.put(change.path(), change.inode());
+        default -> { // RENAME
+          Inode i = durable.get(change.to());
+          restore(durable, change.to(), change.inode());
+          durable.put(change.path(), i);
         }
       }
-      Files.write(file, image);
+    }
+    Map<Inode, byte[]> images = new HashMap<>();
+    for (Path path : seen) {
+      Inode i = durable.get(path);
+      if (i == null) {
+        Files.deleteIfExists(path);
+        continue;
+      }
+      byte[] image = images.get(i);
+      if (image == null) {
+        image = imageOf(i, random);
+        images.put(i, image);
+      }
+      Files.write(path, image);
     }
   }
 
-  @Override
-  public void close() {
-    MappedFiles.wrapChannels(null);
-  }
-
-  private synchronized void wrote(Path file, long position, long bytes) {
-    if (bytes > 0) {
-      dirty.get(file).set((int) (position / PAGE), (int) ((position + bytes - 1) / PAGE) + 1);
+  private static void restore(Map<Path, Inode> names, Path path, Inode was) {
+    if (was == null) {
+      names.remove(path);
+    } else {
+      names.put(path, was);
     }
   }
 
-  private synchronized void forced(Path file) throws IOException {
-    disk.put(file, Files.readAllBytes(file));
-    dirty.get(file).clear();
-    truncated.put(file, false);
-  }
-
-  /** A channel whose writes and forces the machine counts and models. */
-  private final class Watched extends FileChannel {
-    private final Path file;
-    private final FileChannel c;
-
-    Watched(Path file, FileChannel c) {
-      this.file = file;
-      this.c = c;
+  /** @return what the disk holds of an inode's data after the power loss */
+  private byte[] imageOf(Inode i, SplittableRandom random) throws IOException {
+    Path where = null;
+    for (Map.Entry<Path, Inode> e : names.entrySet()) {
+      if (e.getValue() == i) {
+        where = e.getKey();
+      }
     }
-
-    @Override
-    public int read(ByteBuffer dst) throws IOException {
-      return c.read(dst);
-    }
-
-    @Override
-    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
-      return c.read(dsts, offset, length);
-    }
-
-    @Override
-    public int write(ByteBuffer src) throws IOException {
-      step();
-      long at = c.position();
-      int n = c.write(src);
-      wrote(file, at, n);
-      return n;
-    }
-
-    @Override
-    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-      step();
-      long at = c.position();
-      long n = c.write(srcs, offset, length);
-      wrote(file, at, n);
-      return n;
-    }
-
-    @Override
-    public long position() throws IOException {
-      return c.position();
-    }
-
-    @Override
-    public FileChannel position(long newPosition) throws IOException {
-      c.position(newPosition);
-      return this;
-    }
-
-    @Override
-    public long size() throws IOException {
-      return c.size();
-    }
-
-    @Override
-    public FileChannel truncate(long size) throws IOException {
-      step();
-      if (size < c.size()) {
-        synchronized (StagedMachine.this) {
-          truncated.put(file, true);
+    byte[] now = where != null && Files.exists(where) ? Files.readAllBytes(where) : i.disk;
+    int length = i.resized && random.nextBoolean() ? now.length : i.disk.length;
+    byte[] image = java.util.Arrays.copyOf(i.disk, length);
+    for (int p = i.dirty.nextSetBit(0); p >= 0; p = i.dirty.nextSetBit(p + 1)) {
+      if (random.nextBoolean()) {
+        for (int b = p * PAGE; b < Math.min((p + 1) * PAGE, length); b++) {
+          image[b] = b < now.length ? now[b] : 0;
         }
       }
-      c.truncate(size);
-      return this;
     }
-
-    @Override
-    public void force(boolean metaData) throws IOException {
-      step();
-      forced(file); // the model is the disk: no need to wait for the real one
-    }
-
-    @Override
-    public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
-      return c.transferTo(position, count, target);
-    }
-
-    @Override
-    public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
-      step();
-      long n = c.transferFrom(src, position, count);
-      wrote(file, position, n);
-      return n;
-    }
-
-    @Override
-    public int read(ByteBuffer dst, long position) throws IOException {
-      return c.read(dst, position);
-    }
-
-    @Override
-    public int write(ByteBuffer src, long position) throws IOException {
-      step();
-      int n = c.write(src, position);
-      wrote(file, position, n);
-      return n;
-    }
-
-    @Override
-    public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
-      if (mode == MapMode.READ_WRITE) {
-        throw new UnsupportedOperationException("a shared writable mapping would change the file unseen");
-      }
-      return c.map(mode, position, size);
-    }
-
-    @Override
-    public FileLock lock(long position, long size, boolean shared) throws IOException {
-      return c.lock(position, size, shared);
-    }
-
-    @Override
-    public FileLock tryLock(long position, long size, boolean shared) throws IOException {
-      return c.tryLock(position, size, shared);
-    }
-
-    @Override
-    protected void implCloseChannel() throws IOException {
-      c.close();
-    }
+    return image;
   }
 }

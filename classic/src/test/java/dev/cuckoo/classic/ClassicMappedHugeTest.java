@@ -8,6 +8,7 @@ import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.testkit.MappedFileChild;
+import dev.cuckoo.testkit.SparseFiles;
 import dev.cuckoo.testkit.TestSeed;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -32,7 +33,7 @@ class ClassicMappedHugeTest {
   void aTablePast2To32SlotsIsBuiltAndReopenedWithA256MbHeap() throws Exception {
     Path file = dir.resolve("huge.cuckoo");
     String config = "classic?capacity=4200000000&fingerprintBits=8&bucketSize=4&hash=murmur64a";
-    List<String> small = List.of("-Xmx256m");
+    List<String> small = List.of("-Xmx256m", "-Dcuckoo.test.sparseFiles=true"); // see SparseFiles
     assertEquals(0, MappedFileChild.run(small, "build", config, file.toString(), "20000"));
     assertEquals(0, MappedFileChild.run(small, "query", config, file.toString(), "20000"));
     try (MappedFilter f = CuckooFilters.open(file)) {
@@ -42,13 +43,17 @@ class ClassicMappedHugeTest {
   }
 
   /**
-   * An 8-bit classic filter whose table is more than 2^31 words (24 GB, sparse), more than one
-   * Java array holds: created in a file, filled with keys whose first buckets lie past word 2^31,
-   * among the last buckets and anywhere, forced, closed and reopened read-only; every key is
-   * found. The heap never holds the table.
+   * An 8-bit classic filter whose table is more than 2^31 words (24 GB, sparse: see {@link
+   * SparseFiles}), more than one Java array holds: created in a file, filled with keys whose first
+   * buckets lie past word 2^31, among the last buckets and anywhere, forced, closed and reopened
+   * read-only; every key is found. The heap never holds the table.
    */
   @Test
-  void aTableOfMoreWordsThanAnArrayHoldsIsBuiltInAFileAndReopened() throws Exception {
+  void aTableOfMoreWordsThanAnArrayHoldsIsBuiltInAFileAndReopened() throws Throwable {
+    SparseFiles.during(this::pastOneArray);
+  }
+
+  private void pastOneArray() throws Exception {
     Path file = dir.resolve("past-one-array.cuckoo");
     String config = "classic?capacity=23000000000&fingerprintBits=8&bucketSize=4";
     SplittableRandom r = TestSeed.random("a table past 2^31 words");

@@ -8,6 +8,7 @@ import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.MappedFilter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import dev.cuckoo.internal.FilterFile;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -60,9 +61,10 @@ class RecoverCommandTest {
   @Test
   void aFileWhoseMachineStoppedIsRefusedSayingWhy() throws Exception {
     Path file = halted("m.cuckoo", "classic?capacity=5000&fingerprintBits=16", 3000);
-    long payload = dev.cuckoo.internal.MappedFiles.headerOf(file).payloadOffset();
+    // Another boot's id in the file's mark: to this machine, the one that wrote it has restarted since.
+    long bootId = dev.cuckoo.internal.MappedFiles.headerOf(file).markOffset() + FilterFile.MARK_BOOT_ID;
     try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      c.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}), payload + 1024);
+      c.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}), bootId);
     }
     String error = cuckoo("recover", file.toString()).error();
     assertTrue(error.contains(file + " was being changed in place when the machine stopped"), error);

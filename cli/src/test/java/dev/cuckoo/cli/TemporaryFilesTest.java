@@ -84,10 +84,13 @@ class TemporaryFilesTest {
       child.getOutputStream().write("a\nb\nc\n".getBytes(StandardCharsets.UTF_8));
       child.getOutputStream().flush();
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-      while (hidden().isEmpty() && child.isAlive() && System.nanoTime() < deadline) {
+      // The file is made under a second hidden name until it is whole, then renamed: wait for the
+      // build to be waiting for keys, its file in place under the command's name.
+      while (hidden().stream().noneMatch(n -> n.endsWith(".tmp")) && child.isAlive()
+          && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
-      assertEquals(1, hidden().size(), "the build's file exists while it runs");
+      assertEquals(1, hidden().size(), "the build's file exists while it runs: " + hidden());
       Process kill = new ProcessBuilder("kill", defaultInt ? "-INT" : "-TERM", Long.toString(child.pid())).start();
       assertEquals(0, kill.waitFor());
       assertTrue(child.waitFor(2, TimeUnit.MINUTES), "the child stops");

@@ -69,7 +69,7 @@ class MappedWordsTest {
     content.putLong(8, 0x0102030405060708L).putLong(16, -2L).putLong(24, 42L);
     Files.write(file, content.array());
     FilePayload payload = new FilePayload(file, true);
-    TableWords words = TableWords.map(payload, 8, 3, -1);
+    TableWords words = TableWords.map(payload, 8, 3, null);
     assertEquals(0x0102030405060708L, words.get(0));
     assertEquals(-2L, words.get(1));
     assertEquals(42L, words.get(2));
@@ -89,7 +89,7 @@ class MappedWordsTest {
     Path file = dir.resolve("read-only");
     Files.write(file, new byte[64]);
     FilePayload payload = new FilePayload(file, false);
-    TableWords words = TableWords.map(payload, 0, 8, -1);
+    TableWords words = TableWords.map(payload, 0, 8, null);
     assertThrows(RuntimeException.class, () -> words.set(5, 7L));
     assertEquals(0L, words.get(5));
     payload.close();

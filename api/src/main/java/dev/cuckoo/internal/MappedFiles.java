@@ -271,15 +271,35 @@ public final class MappedFiles {
     o.checksum(); // drains into head
     byte[] header = head.toByteArray();
     long length = header.length + payloadLength + 4;
+    String making = "make it: a filter file takes all its " + length + " bytes when it is made (so that no store"
+        + " into its mapping finds the disk full later)";
+    if (usableSpace(temporary) < length) {
+      // Refused before a byte is written: filling the disk to find out would starve its other users.
+      throw FileFault.of(path, making, length, new IOException("No space left on device"));
+    }
     try {
       writes.write(temporary, channel, ByteBuffer.wrap(header), 0);
       writes.allocate(temporary, channel, header.length, length - header.length);
     } catch (IOException e) {
-      throw FileFault.of(path, "make it: a filter file takes all its " + length + " bytes when it is made (so that no"
-          + " store into its mapping finds the disk full later)", length, e);
+      try {
+        writes.truncate(temporary, channel, 0); // gives the disk back, so that the error says what it has free
+      } catch (IOException alsoFailed) {
+        e.addSuppressed(alsoFailed);
+      }
+      throw FileFault.of(path, making, length, e);
     }
     Header parsed = FilterFile.readHeader(new java.io.ByteArrayInputStream(header));
     return new MappedEnvelope(temporary, channel, writes, true, parsed, spec.durability() == Durability.MACHINE, true);
+  }
+
+  /** @return the bytes the file system of {@code file} has free for this process, or {@code Long.MAX_VALUE} if it does not say */
+  private static long usableSpace(Path file) {
+    try {
+      long usable = java.nio.file.Files.getFileStore(file.toAbsolutePath().getParent()).getUsableSpace();
+      return usable > 0 ? usable : Long.MAX_VALUE; // 0 may be a file system that does not tell: the write finds out
+    } catch (IOException | RuntimeException unknown) {
+      return Long.MAX_VALUE;
+    }
   }
 
   /**

@@ -595,7 +595,8 @@ public abstract class MappedFilterContractTest {
   /**
    * A real file system that fills: a tmpfs of 4 MiB, mounted for the test (where the tests run as
    * root and may mount; else skipped, saying so). A file larger than it is refused at creation,
-   * naming the bytes it needs, and leaves nothing; a machine-durable file whose journal no longer
+   * naming the bytes it needs, and leaves nothing; a file that fits takes adds on every page once
+   * another file has filled the disk; a machine-durable file whose journal no longer
    * fits fails its force with an error, leaves no partial journal, and recovers with its last
    * forced keys; no add ever meets a fault of the JVM.
    */
@@ -613,6 +614,28 @@ public abstract class MappedFilterContractTest {
       try (java.util.stream.Stream<Path> left = Files.list(mount)) {
         assertEquals(0, left.count(), "a creation that did not fit leaves nothing");
       }
+      // A file that fits, then a disk filled by another file: every store of the adds lands in a
+      // block the file took when it was made, so none meets a fault (a sparse file's would).
+      Path fits = mount.resolve("p.cuckoo");
+      Path other = mount.resolve("other");
+      List<String> added = new ArrayList<>();
+      try (MappedFilter p = CuckooFilters.createFile(shapes().get(0) + "&capacity=300000", fits)) {
+        Files.write(other, new byte[(int) Math.max(0, Files.getFileStore(mount).getUsableSpace() - 16 * 1024)]);
+        for (int i = 0; i < 200_000; i++) {
+          if (p.add(key(i))) {
+            added.add(key(i));
+          }
+        }
+        p.force();
+      }
+      Files.delete(other);
+      try (MappedFilter p = CuckooFilters.open(fits)) {
+        for (String k : added) {
+          assertTrue(p.mightContain(k), "added key " + k);
+        }
+        p.verify();
+      }
+      Files.delete(fits);
       // A machine-durable filter of ~1.5 MiB: its journal (as large as the pages a force changes) does not fit twice.
       Path file = mount.resolve("m.cuckoo");
       String config = shapes().get(0) + "&capacity=300000&durability=machine";

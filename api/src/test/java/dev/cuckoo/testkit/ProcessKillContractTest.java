@@ -264,13 +264,7 @@ public abstract class ProcessKillContractTest {
   }
 
   private static Process start(String config, Path file, long seed, int forces) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(KillChild.class.getName());
+    List<String> command = javaCommand();
     command.add(config);
     command.add(file.toString());
     command.add(Long.toString(seed));

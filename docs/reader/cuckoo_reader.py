@@ -169,9 +169,13 @@ class FilterFile:
         if version == 3:
             # Version 3 (file-format.md, "Version 3: an aligned payload"): checked as open checks
             # it, so a damaged header or a file its writer left between forces is refused.
-            offset, checksum, state = self._fields(">QII", at + 8, "the header")
+            offset, checksum = self._fields(">QI", at + 8, "the header")
             if crc32c(mm[0:at + 16]) != checksum:
                 raise Refusal("%s: header checksum mismatch: the header is damaged" % path)
+            if offset % PAGE != 0 or offset < at + 20 + 32:
+                raise Refusal("%s: payload offset %d is not where the header puts it" % (path, offset))
+            # The mark: the 32 bytes before the payload, its state first.
+            (state,) = self._fields(">I", offset - 32, "the header")
             if state != 0:
                 raise Refusal("%s was left being changed by its writer (state %d): its table may hold a"
                               " half-moved fingerprint" % (path, state))

@@ -81,6 +81,28 @@ class MappedExample {
   }
 
   @Test
+  void mergeAgain() throws IOException {
+    Path file = dir.resolve("merged.cuckoo");
+    CuckooFilter source = CuckooFilters.create("classic?capacity=1000000");
+    source.add("from the source");
+    try (MappedFilter f = CuckooFilters.createFile("classic?capacity=1000000", file)) {
+      f.add("in the file");
+      f.addAll(source);
+    }
+    // tag::merge-again[]
+    try (MappedFilter f = CuckooFilters.openWritable(file)) {   // recovers a file whose writer died
+      if (f.unfinishedMerge().isPresent()) {
+        f.addAll(source);                     // the same filter: finishes the merge the writer began
+      }
+    }
+    // end::merge-again[]
+    try (MappedFilter f = CuckooFilters.open(file)) {
+      assertTrue(f.mightContain("in the file") && f.mightContain("from the source"));
+      assertTrue(f.size() == 2, "merged once");
+    }
+  }
+
+  @Test
   void forceAndCrash() throws IOException {
     Path file = dir.resolve("log.cuckoo");
     // tag::force[]
@@ -96,6 +118,7 @@ class MappedExample {
     f.close();
     // tag::force-recover[]
     MappedFilter g = CuckooFilters.open(file); // recovers the file: "a" and "b" are there
+    g.recovery().ifPresent(r -> System.err.println(r.description())); // what the open did, if anything
     // end::force-recover[]
     try (g) {
       assertTrue(g.mightContain("a") && g.mightContain("b"));

@@ -57,8 +57,17 @@ abstract sealed class BucketTable extends BitStringTable
    * @return the table
    */
   static BucketTable create(long bucketCount, int slots, int bits) {
-    long words = payloadWords(bucketCount, slots, bits);
-    return wrap(bucketCount, slots, bits, slots == 4 && bits == 8 ? TableWords.onHeapInts(words) : TableWords.onHeap(words));
+    return wrap(bucketCount, slots, bits, newHeapWords(slots, bits, payloadWords(bucketCount, slots, bits)));
+  }
+
+  /**
+   * @param length the longs of a table of the shape
+   * @return zeroed words on the heap as the shape's table reads them fastest: buckets of four
+   *     8-bit fingerprints are one int each ({@link TableWords#onHeapInts}), made so at once rather
+   *     than copied there by {@link #wrap}
+   */
+  static TableWords newHeapWords(int slots, int bits, long length) {
+    return slots == 4 && bits == 8 ? TableWords.onHeapInts(length) : TableWords.onHeap(length);
   }
 
   /**

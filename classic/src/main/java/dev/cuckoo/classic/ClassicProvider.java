@@ -227,6 +227,11 @@ public final class ClassicProvider extends TableProvider {
   }
 
   @Override
+  protected TableWords newHeapWords(FilterSpec resolved, long length) {
+    return BucketTable.newHeapWords(resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), length);
+  }
+
+  @Override
   protected BitStringTable wrap(FilterSpec resolved, long buckets, TableWords words) {
     return BucketTable.of(buckets, resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), words);
   }

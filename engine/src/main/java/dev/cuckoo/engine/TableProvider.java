@@ -69,6 +69,19 @@ public abstract class TableProvider implements FilterProvider {
   protected abstract BitStringTable wrap(FilterSpec resolved, long buckets, TableWords words);
 
   /**
+   * New zeroed words on the heap for a table of the spec, in the storage its table class reads
+   * fastest, so that {@link #wrap} takes them as they are rather than copying them into another
+   * ({@link TableWords#withFastInts}): {@link TableWords#onHeap} unless overridden.
+   *
+   * @param resolved a resolved spec
+   * @param length {@link #payloadWords} longs
+   * @return the words
+   */
+  protected TableWords newHeapWords(FilterSpec resolved, long length) {
+    return TableWords.onHeap(length);
+  }
+
+  /**
    * The variant's filter for a heap table without concurrency: a class that names the table's
    * final class, so that a lookup reaches it with no type check ({@link TableFilter}).
    *
@@ -119,7 +132,7 @@ public abstract class TableProvider implements FilterProvider {
   public final CuckooFilter create(FilterSpec resolved) {
     requireHeapTable(resolved);
     long buckets = newBucketCount(resolved);
-    BitStringTable table = wrap(resolved, buckets, TableWords.onHeap(payloadWords(resolved, buckets)));
+    BitStringTable table = wrap(resolved, buckets, newHeapWords(resolved, payloadWords(resolved, buckets)));
     return TableFilter.compose(resolved, table, new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0, null, this);
   }
 
@@ -130,7 +143,7 @@ public abstract class TableProvider implements FilterProvider {
     long buckets = newBucketCount(resolved) / shards;
     long words = payloadWords(resolved, buckets);
     TableShard.requireHeapShard(resolved, words + 1, TablePayload.MAX_HEAP_WORDS);
-    BitStringTable table = wrap(resolved, buckets, TableWords.onHeap(words));
+    BitStringTable table = wrap(resolved, buckets, newHeapWords(resolved, words));
     return new TableShard(resolved, ShardedTable.shard(table, shards, index, resolved.fingerprintBits().getAsInt(),
         table.words().bytes()), words, o -> table.words().writeTo(o, words));
   }

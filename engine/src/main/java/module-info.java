@@ -5,7 +5,7 @@
  */
 module dev.cuckoo.engine {
   requires transitive dev.cuckoo;
-  requires jdk.unsupported; // sun.misc.Unsafe: MappedWords reads its mappings at their addresses
+  requires jdk.unsupported; // sun.misc.Unsafe: RawMemory reads and writes mappings at their addresses
 
   exports dev.cuckoo.engine;
 }

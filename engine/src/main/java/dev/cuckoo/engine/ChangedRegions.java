@@ -22,9 +22,9 @@ final class ChangedRegions {
   private final int regionShift;
   private final boolean[] changed;
 
-  /** Log2 of the fewest longs a region holds for words mapped privately: a page, 4 KiB. */
+  /** Log2 of the fewest longs a region holds for words mapped private: a page, 4 KiB. */
   static final int PAGE_SHIFT = 9;
-  /** Log2 of the most regions for words mapped privately: their pages are written one by one. */
+  /** Log2 of the most regions for words mapped private: their pages are written one by one. */
   private static final int MAX_PAGES_SHIFT = 23;
 
   ChangedRegions(MappedPayload payload, long at, long length) {

@@ -80,7 +80,7 @@ final class FirstPage {
    */
   static FirstPage map(MappedPayload payload) throws IOException {
     MappedByteBuffer page = payload.map(0, BYTES);
-    return new FirstPage(payload, page, MappedWords.addressOf(page), FileWrites.installed());
+    return new FirstPage(payload, page, RawMemory.addressOf(page), FileWrites.installed());
   }
 
   /** @return the payload */
@@ -101,7 +101,7 @@ final class FirstPage {
     java.lang.invoke.VarHandle.storeStoreFence();
     try {
       writes.beforeStore(at, bytes);
-      MappedWords.rawPut(at, bytes);
+      RawMemory.put(at, bytes);
     } finally {
       java.lang.ref.Reference.reachabilityFence(page);
     }
@@ -114,7 +114,7 @@ final class FirstPage {
    */
   long load(int offset) {
     try {
-      return Long.reverseBytes(MappedWords.rawGet(address + offset));
+      return Long.reverseBytes(RawMemory.get(address + offset));
     } finally {
       java.lang.ref.Reference.reachabilityFence(page);
     }

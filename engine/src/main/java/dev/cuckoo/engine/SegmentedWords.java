@@ -3,7 +3,7 @@ package dev.cuckoo.engine;
 import java.nio.MappedByteBuffer;
 
 /**
- * {@link MappedWords} whose segments did not land next to one another in memory (something else
+ * {@link FileWords} whose segments did not land next to one another in memory (something else
  * was mapped between them): word {@code i} is in segment {@code i >>> 27}, at that segment's
  * address. Only a file of more than 1 GiB of table can need it, and the class is loaded only
  * when one does, so the JIT compiles the other storages' reads without a type check for it.
@@ -12,8 +12,8 @@ final class SegmentedWords extends FileWords {
   private long[] addresses;
 
   private SegmentedWords(MappedByteBuffer[] segments, long[] addresses, long length, ChangedRegions changed,
-      UndoRecords undo, dev.cuckoo.spi.MappedPayload payload) {
-    super(segments, length, changed, undo, payload);
+      UndoRecords undo, dev.cuckoo.spi.MappedPayload payload, boolean isPrivate) {
+    super(segments, length, changed, undo, payload, isPrivate);
     this.addresses = addresses;
   }
 
@@ -21,8 +21,8 @@ final class SegmentedWords extends FileWords {
    * @return the words, typed so that a caller's verification does not load this class
    */
   static TableWords of(MappedByteBuffer[] segments, long[] addresses, long length, ChangedRegions changed,
-      UndoRecords undo, dev.cuckoo.spi.MappedPayload payload) {
-    return new SegmentedWords(segments, addresses, length, changed, undo, payload);
+      UndoRecords undo, dev.cuckoo.spi.MappedPayload payload, boolean isPrivate) {
+    return new SegmentedWords(segments, addresses, length, changed, undo, payload, isPrivate);
   }
 
   @Override
@@ -33,6 +33,6 @@ final class SegmentedWords extends FileWords {
 
   @Override
   long address(long index) {
-    return addresses[(int) (index >>> MappedWords.SEGMENT_SHIFT)] + ((index & MappedWords.SEGMENT_MASK) << 3);
+    return addresses[(int) (index >>> SEGMENT_SHIFT)] + ((index & SEGMENT_MASK) << 3);
   }
 }

@@ -26,7 +26,7 @@ import java.util.Optional;
  * recovery).
  *
  * <p>{@code durability=machine}: the table is this process's copy of the file's pages ({@link
- * TableWords#mapPrivately}), and a force commits the first page and the changed pages through the
+ * FileWords#mapPrivate}), and a force commits the first page and the changed pages through the
  * payload's journal ({@link MappedPayload#commit}), so the file changes only inside a force,
  * whole or not at all.
  *
@@ -93,8 +93,8 @@ public final class TableFile implements FingerprintStash.Keeper {
       boolean machine, boolean created) throws IOException {
     boolean writable = payload.writable();
     FirstPage page = writable && !machine ? FirstPage.map(payload) : null;
-    TableWords words = machine && writable ? TableWords.mapPrivately(payload, FirstPage.BYTES, tableWords)
-        : TableWords.map(payload, FirstPage.BYTES, tableWords, page);
+    TableWords words = machine && writable ? FileWords.mapPrivate(payload, FirstPage.BYTES, tableWords)
+        : FileWords.map(payload, FirstPage.BYTES, tableWords, page);
     MergeRecord merge;
     if (page != null) {
       merge = MergeRecord.in(page);

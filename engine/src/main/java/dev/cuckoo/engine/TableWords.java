@@ -1,6 +1,5 @@
 package dev.cuckoo.engine;
 
-import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 
@@ -19,8 +18,9 @@ import java.io.IOException;
  * word.
  *
  * <p>The storages: {@link #onHeap} (a {@code long[]}, with a padding word after the bit string
- * so that a window never looks past the array), {@link #map} (a file's words, of any length, see
- * {@link MappedWords}), and any subclass a test makes (one that records or loses writes, say).
+ * so that a window never looks past the array), {@link #onHeapInts} (an {@code int[]}, for a
+ * table that reads a bucket as one int), {@link FileWords} (a file's words, of any length, mapped
+ * shared or private), and any subclass a test makes (one that records or loses writes, say).
  * While a process has loaded one storage class, the JIT sees one implementation of each method
  * and inlines it into the table's search with no type check: a process of heap filters runs the
  * code it ran before the seam existed, give or take a load (docs/results.md, "The heap path").
@@ -70,36 +70,6 @@ public abstract class TableWords {
       throw new IllegalArgumentException(length + " longs are more ints than one array holds");
     }
     return IntHeapWords.of(new int[(int) (2 * (length + 1))], length);
-  }
-
-  /**
-   * Maps words of a payload: see {@link MappedWords}.
-   *
-   * @param payload the payload
-   * @param at where the words start in it, in bytes
-   * @param length how many longs
-   * @param undoPage the payload's first page, mapped, where {@link #openUndo} keeps its records,
-   *     or {@code null} for words that keep none (a reader's)
-   * @return them
-   * @throws IOException if mapping fails
-   */
-  static TableWords map(MappedPayload payload, long at, long length, FirstPage undoPage) throws IOException {
-    return MappedWords.mapSegments(payload, at, length, undoPage);
-  }
-
-  /**
-   * Maps words of a payload copy-on-write ({@link MappedPayload#mapPrivate}): the file does not
-   * change until the words' changed pages are committed to it ({@link TableFile}, {@code
-   * durability=machine}).
-   *
-   * @param payload the payload, open for writing
-   * @param at where the words start in it, in bytes
-   * @param length how many longs
-   * @return them
-   * @throws IOException if mapping fails
-   */
-  static TableWords mapPrivately(MappedPayload payload, long at, long length) throws IOException {
-    return MappedWords.mapCopyOnWrite(payload, at, length);
   }
 
   /** @return the longs of the bit string, padding aside */

@@ -29,9 +29,11 @@
  *     | reads and writes words only              table without concurrency)
  *     v
  *   TableWords, the seam:                      onHeap: a long[] and a padding word (HeapWords)
- *                                              map: a file's words at their addresses
- *                                                (MappedWords; SegmentedWords where segments
- *                                                do not touch)
+ *                                              onHeapInts: an int[] (IntHeapWords)
+ *                                              FileWords: a file's words at their addresses,
+ *                                                mapped shared or private (ContiguousWords;
+ *                                                SegmentedWords where segments do not touch;
+ *                                                RawMemory does the unsafe reads and writes)
  *                                              a test's own subclass (one that loses writes)
  * </pre>
  *

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * never written, every changed region reported at force, and a table of more than one segment
  * read and written across the segments' edge, whether they lie next to one another or not.
  */
-class MappedWordsTest {
+class FileWordsTest {
   @TempDir
   Path dir;
 
@@ -69,7 +69,7 @@ class MappedWordsTest {
     content.putLong(8, 0x0102030405060708L).putLong(16, -2L).putLong(24, 42L);
     Files.write(file, content.array());
     FilePayload payload = new FilePayload(file, true);
-    TableWords words = TableWords.map(payload, 8, 3, null);
+    TableWords words = FileWords.map(payload, 8, 3, null);
     assertEquals(0x0102030405060708L, words.get(0));
     assertEquals(-2L, words.get(1));
     assertEquals(42L, words.get(2));
@@ -89,7 +89,7 @@ class MappedWordsTest {
     Path file = dir.resolve("read-only");
     Files.write(file, new byte[64]);
     FilePayload payload = new FilePayload(file, false);
-    TableWords words = TableWords.map(payload, 0, 8, null);
+    TableWords words = FileWords.map(payload, 0, 8, null);
     assertThrows(RuntimeException.class, () -> words.set(5, 7L));
     assertEquals(0L, words.get(5));
     payload.close();
@@ -97,15 +97,15 @@ class MappedWordsTest {
 
   @Test
   void wordsOfMoreThanOneSegmentAreReadAndWrittenAcrossTheEdge() throws IOException {
-    long length = (1L << MappedWords.SEGMENT_SHIFT) + 3;
+    long length = (1L << FileWords.SEGMENT_SHIFT) + 3;
     Path file = dir.resolve("two-segments");
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       channel.write(ByteBuffer.allocate(1), length * Long.BYTES - 1); // sparse: two pages are ever written
     }
-    long edge = 1L << MappedWords.SEGMENT_SHIFT;
+    long edge = 1L << FileWords.SEGMENT_SHIFT;
     for (boolean runs : new boolean[] {true, false}) {
       FilePayload payload = new FilePayload(file, true);
-      TableWords words = MappedWords.mapSegments(payload, 0, length, runs);
+      TableWords words = FileWords.map(payload, 0, length, runs);
       if (!runs) {
         assertEquals(SegmentedWords.class, words.getClass());
       }

@@ -60,7 +60,7 @@ public final class FingerprintStash {
    * fingerprint ({@link TableFile}).
    */
   @FunctionalInterface
-  public interface Keeper {
+  interface Keeper {
     /**
      * @param stash the stash, just changed
      */
@@ -70,7 +70,7 @@ public final class FingerprintStash {
   /**
    * @param keeper told of every change from now on, after it is made; {@code null} for none
    */
-  public void keepIn(Keeper keeper) {
+  void keepIn(Keeper keeper) {
     this.keeper = keeper;
   }
 

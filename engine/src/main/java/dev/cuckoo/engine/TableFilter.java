@@ -179,7 +179,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   }
 
   /** A heap table with {@code concurrency=striped}: lookups through the striped store. */
-  public static final class ThroughStore extends TableFilter {
+  static final class ThroughStore extends TableFilter {
     /**
      * @param parts what the filter is made of
      */

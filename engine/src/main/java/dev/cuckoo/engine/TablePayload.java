@@ -99,7 +99,7 @@ public final class TablePayload {
 
   /** Writes a table's words in the variant's layout. */
   @FunctionalInterface
-  public interface Words {
+  interface Words {
     /**
      * @param out where to write the table's {@code W} longs
      * @throws IOException if writing fails
@@ -133,7 +133,7 @@ public final class TablePayload {
    * @throws IOException if writing fails
    * @throws IllegalStateException if neither layout's sizing gives that bucket count
    */
-  public static void write(PayloadOutput out, long capacity, int slots, int fingerprintBits, int shards, long buckets,
+  static void write(PayloadOutput out, long capacity, int slots, int fingerprintBits, int shards, long buckets,
       long items, long tableWords, Words words, FingerprintStash stash) throws IOException {
     out.write(state(capacity, slots, fingerprintBits, shards, buckets, items, tableWords, stash));
     words.writeTo(out);
@@ -177,7 +177,7 @@ public final class TablePayload {
    * @param words the table's longs, on the heap
    * @param stash the stash
    */
-  public record Contents(long buckets, long items, TableWords words, FingerprintStash stash) {}
+  record Contents(long buckets, long items, TableWords words, FingerprintStash stash) {}
 
   /**
    * Reads a payload, checking every field against the shape the spec gives before allocating.
@@ -194,7 +194,7 @@ public final class TablePayload {
    *     payload ends early
    * @throws IOException if reading fails
    */
-  public static Contents read(PayloadInput in, String variant, long capacity, int slots, int fingerprintBits,
+  static Contents read(PayloadInput in, String variant, long capacity, int slots, int fingerprintBits,
       int shards, LongUnaryOperator payloadWords) throws IOException {
     Head head = head(in, variant, capacity, slots, fingerprintBits, shards, payloadWords);
     long words = head.tableWords();
@@ -281,7 +281,7 @@ public final class TablePayload {
    * @throws CorruptFilterException if a field is out of range or disagrees with the shape
    * @throws IOException if reading or mapping fails
    */
-  public static MappedContents open(MappedPayload payload, String variant, long capacity, int slots,
+  static MappedContents open(MappedPayload payload, String variant, long capacity, int slots,
       int fingerprintBits, int shards, LongUnaryOperator payloadWords, boolean machine) throws IOException {
     if (payload.length() < STATE_BYTES) {
       throw new CorruptFilterException(variant + " payload of " + payload.length() + " bytes is shorter than its"
@@ -319,7 +319,7 @@ public final class TablePayload {
    * @return the empty fields and stash, and the mapped table
    * @throws IOException if writing or mapping fails
    */
-  public static MappedContents create(MappedPayload payload, String variant, long capacity, int slots,
+  static MappedContents create(MappedPayload payload, String variant, long capacity, int slots,
       int fingerprintBits, int shards, long buckets, long tableWords, boolean machine) throws IOException {
     FingerprintStash stash = new FingerprintStash(FingerprintStash.DEFAULT_SLOTS);
     int sizing = sizing(capacity, slots, fingerprintBits, shards, buckets);
@@ -383,7 +383,7 @@ public final class TablePayload {
    * @param stash the stash
    * @param file what keeps the file consistent, for the filter
    */
-  public record MappedContents(long buckets, long items, TableWords words, FingerprintStash stash, TableFile file) {}
+  record MappedContents(long buckets, long items, TableWords words, FingerprintStash stash, TableFile file) {}
 
   /**
    * Checks that the items a payload declared are the fingerprints its table and stash hold.
@@ -393,7 +393,7 @@ public final class TablePayload {
    * @param tableOccupied the occupied slots of the table
    * @throws CorruptFilterException if they differ
    */
-  public static void requireItems(String variant, Contents contents, long tableOccupied) throws CorruptFilterException {
+  static void requireItems(String variant, Contents contents, long tableOccupied) throws CorruptFilterException {
     long held = tableOccupied + contents.stash().size();
     if (held != contents.items()) {
       throw new CorruptFilterException(

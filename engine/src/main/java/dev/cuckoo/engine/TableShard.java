@@ -46,7 +46,7 @@ import java.util.zip.CheckedOutputStream;
  * CuckooSizing#SHARD_BUCKET_MULTIPLE}), the whole table's words are the shards' words one after
  * the other: the join copies them, and adds up the items and stashes for the first page.
  */
-public final class TableShard implements FilterShard {
+final class TableShard implements FilterShard {
   /** "CKOFSHRD". */
   static final long MAGIC = 0x434B4F4653485244L;
   static final int FORMAT = 1;

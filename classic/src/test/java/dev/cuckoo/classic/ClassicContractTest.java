@@ -1,8 +1,6 @@
 package dev.cuckoo.classic;
 
-import dev.cuckoo.FilterSpec;
-import dev.cuckoo.engine.CuckooSizing;
-import dev.cuckoo.testkit.CuckooFilterContractTest;
+import dev.cuckoo.engine.testkit.TableFilterContractTest;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,7 +10,7 @@ import java.util.List;
  * size, plus a few configs that vary the hash, seed, maxKicks and targetFpp, and a few with
  * {@code concurrency=striped}, and a few split into shards.
  */
-class ClassicContractTest extends CuckooFilterContractTest {
+class ClassicContractTest extends TableFilterContractTest {
   private static final int[] WIDTHS = {4, 7, 8, 12, 13, 16, 24, 32};
   private static final int[] BUCKET_SIZES = {1, 2, 4, 8};
 
@@ -21,21 +19,13 @@ class ClassicContractTest extends CuckooFilterContractTest {
     return ClassicProvider.NAME;
   }
 
-  /** The capacity is promised with the default walk of {@link CuckooSizing#MIN_KICKS} kicks or more, not with fewer. */
-  @Override
-  protected boolean guaranteesCapacity(FilterSpec spec) {
-    return spec.maxKicks().getAsInt() >= CuckooSizing.MIN_KICKS;
-  }
-
   @Override
   protected List<String> configs() {
     List<String> configs = new ArrayList<>();
     int i = 0;
     for (int bits : WIDTHS) {
       for (int slots : BUCKET_SIZES) {
-        // Capacities from 1,500 to 6,000, not multiples of anything in particular, so that
-        // bucket counts are odd multiples of small numbers and tables end mid-word.
-        long capacity = 1_500 + 1_499L * (i++ % 4);
+        long capacity = spreadCapacity(i++);
         configs.add("classic?capacity=" + capacity + "&fingerprintBits=" + bits + "&bucketSize=" + slots);
       }
     }

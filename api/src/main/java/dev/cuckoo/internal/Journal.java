@@ -330,10 +330,8 @@ final class Journal {
 
   /** Fills a cleared buffer with the journal's bytes from {@code at}. */
   private void readFully(FileChannel channel, ByteBuffer into, long at) throws IOException {
-    while (into.hasRemaining()) {
-      if (channel.read(into, at + into.position()) < 0) {
-        throw new CorruptFilterException(file + ": its journal " + path + " ends early");
-      }
+    if (!ChannelReads.readFully(channel, into, at)) {
+      throw new CorruptFilterException(file + ": its journal " + path + " ends early");
     }
   }
 }

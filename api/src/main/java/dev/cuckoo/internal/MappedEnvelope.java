@@ -180,10 +180,8 @@ final class MappedEnvelope implements MappedPayload {
   public PayloadInput read(long at, int bytes) throws IOException {
     requireInside(at, bytes);
     ByteBuffer buffer = ByteBuffer.allocate(bytes);
-    while (buffer.hasRemaining()) {
-      if (channel.read(buffer, payloadOffset + at + buffer.position()) < 0) {
-        throw new CorruptFilterException(path + " ends inside its payload");
-      }
+    if (!ChannelReads.readFully(channel, buffer, payloadOffset + at)) {
+      throw new CorruptFilterException(path + " ends inside its payload");
     }
     EnvelopeReader reader = new EnvelopeReader(new ByteArrayInputStream(buffer.array()), Math.max(bytes, Long.BYTES));
     reader.allow(bytes);
@@ -304,19 +302,18 @@ final class MappedEnvelope implements MappedPayload {
    * @throws IOException if reading or writing fails
    */
   void replayJournal() throws IOException {
-    journal().replay(this, path + " was being changed when its writer or its machine stopped, in the middle of"
+    Journal beside = journal();
+    beside.replay(this, path + " was being changed when its writer or its machine stopped, in the middle of"
         + " a force");
     seal();
-    journal().empty();
+    beside.empty();
   }
 
   @Override
   public void verifyChecksum() throws IOException {
     ByteBuffer stored = ByteBuffer.allocate(4);
-    while (stored.hasRemaining()) {
-      if (channel.read(stored, end() + stored.position()) < 0) {
-        throw new CorruptFilterException(path + " ends before its checksum");
-      }
+    if (!ChannelReads.readFully(channel, stored, end())) {
+      throw new CorruptFilterException(path + " ends before its checksum");
     }
     int computed = checksums().verify(channel, path);
     if (stored.getInt(0) != computed) {

@@ -138,11 +138,9 @@ final class RegionChecksums {
       crc.reset();
       for (long at = from; at < to; ) {
         buffer.clear().limit((int) Math.min(buffer.capacity(), to - at));
-        while (buffer.hasRemaining()) {
-          if (channel.read(buffer, at + buffer.position()) < 0) {
-            throw new dev.cuckoo.CorruptFilterException(file + " ends at " + (at + buffer.position())
-                + ", inside what its header says it holds (truncated underneath?)");
-          }
+        if (!ChannelReads.readFully(channel, buffer, at)) {
+          throw new dev.cuckoo.CorruptFilterException(file + " ends at " + (at + buffer.position())
+              + ", inside what its header says it holds (truncated underneath?)");
         }
         buffer.flip();
         zeroMark(buffer, at);

@@ -71,7 +71,7 @@ public final class TablePayload {
   /** The most longs a table on the heap may take: one Java array, which stops a little below 2^31 elements. */
   public static final long MAX_HEAP_WORDS = Integer.MAX_VALUE - 8;
   /**
-   * The most longs a table mapped from a file ({@link TableWords#map}) may take: 2^56, so that its
+   * The most longs a table mapped from a file may take: 2^56, so that its
    * bit offsets and its length in bytes fit a long with room to spare. File systems stop well
    * below it; creating a file larger than one allows fails with its {@code IOException}.
    */

@@ -1,7 +1,7 @@
 package dev.cuckoo.classic;
 
 import dev.cuckoo.engine.BitStringTable;
-import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.engine.TableWords;
 
 /**
@@ -20,7 +20,7 @@ import dev.cuckoo.engine.TableWords;
 abstract sealed class BucketTable extends BitStringTable
     permits ByteBucketTable, ShortBucketTable, PackedBucketTable {
   /** The most longs a table on the heap may hold: one array. */
-  static final long MAX_WORDS = TablePayload.MAX_HEAP_WORDS;
+  static final long MAX_WORDS = CuckooSizing.MAX_HEAP_WORDS;
 
   final int slots;
 

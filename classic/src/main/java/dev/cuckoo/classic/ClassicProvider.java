@@ -5,9 +5,7 @@ import dev.cuckoo.Concurrency;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.engine.BitStringTable;
 import dev.cuckoo.engine.CuckooSizing;
-import dev.cuckoo.engine.ShardedTable;
 import dev.cuckoo.engine.TableFilter;
-import dev.cuckoo.engine.TablePayload;
 import dev.cuckoo.engine.TableProvider;
 import dev.cuckoo.engine.TableWords;
 import dev.cuckoo.spi.ConfigValues;
@@ -129,7 +127,7 @@ public final class ClassicProvider extends TableProvider {
 
   /**
    * Applies the schema, then checks that the table of that capacity, width and bucket size fits
-   * in a file ({@link TablePayload#MAX_MAPPED_WORDS}). Whether it also fits on the heap, in one
+   * in a file ({@link CuckooSizing#MAX_MAPPED_WORDS}). Whether it also fits on the heap, in one
    * array, is checked where a filter is made on the heap: {@link #create} and {@link #read}
    * refuse a larger one, naming {@code CuckooFilters.createFile} and {@code open}.
    *
@@ -145,7 +143,7 @@ public final class ClassicProvider extends TableProvider {
     if (capacity > max) {
       throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, NAME,
           "1.." + max + " with " + shape(slots, bits) + " (the table, in a file, is at most "
-              + TablePayload.MAX_MAPPED_WORDS + " longs)");
+              + CuckooSizing.MAX_MAPPED_WORDS + " longs)");
     }
     return resolved;
   }
@@ -177,7 +175,7 @@ public final class ClassicProvider extends TableProvider {
    * @throws IllegalArgumentException for a shape this variant does not support
    */
   static long maxMappedCapacity(int bucketSize, int fingerprintBits) {
-    return maxCapacity(bucketSize, fingerprintBits, TablePayload.MAX_MAPPED_WORDS);
+    return maxCapacity(bucketSize, fingerprintBits, CuckooSizing.MAX_MAPPED_WORDS);
   }
 
   private static long maxCapacity(int bucketSize, int fingerprintBits, long maxWords) {
@@ -207,7 +205,7 @@ public final class ClassicProvider extends TableProvider {
   @Override
   protected long newBucketCount(FilterSpec resolved) {
     return CuckooSizing.bucketCountForNewTable(resolved.capacity().getAsLong(), resolved.bucketSize().getAsInt(),
-        resolved.fingerprintBits().getAsInt(), MAX_BITS, ShardedTable.shardsOf(resolved));
+        resolved.fingerprintBits().getAsInt(), MAX_BITS, CuckooSizing.shardsOf(resolved));
   }
 
   /** {@inheritDoc} {@link BucketTable#payloadWords}: the slots' bits, packed. */

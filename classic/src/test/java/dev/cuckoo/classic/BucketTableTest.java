@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.engine.TableWords;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.PartialKeyHashing;
+import dev.cuckoo.engine.TableWords;
 import dev.cuckoo.testkit.TestSeed;
 import java.util.ArrayList;
 import java.util.List;

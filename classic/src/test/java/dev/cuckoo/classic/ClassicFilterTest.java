@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.testkit.Filters;
 import dev.cuckoo.testkit.TestSeed;
 import java.io.IOException;

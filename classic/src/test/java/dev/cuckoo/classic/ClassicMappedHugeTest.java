@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.MappedFilter;
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.testkit.MappedFileChild;
 import dev.cuckoo.testkit.SparseFiles;
 import dev.cuckoo.testkit.TestSeed;

@@ -3,8 +3,8 @@ package dev.cuckoo.classic;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.testkit.HugeFilters;
 import dev.cuckoo.testkit.TestSeed;
 import java.io.IOException;

@@ -37,7 +37,7 @@ class ThirdStorageTest {
     PageLossWords words = new PageLossWords(shape.words().length());
     BitStringTable table = BucketTable.wrap(shape.bucketCount(), shape.slotsPerBucket(), shape.fingerprintBits(), words);
     CuckooFilter other = TableFilter.compose(heap.spec(), table, new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0,
-        null, new ClassicProvider());
+        new ClassicProvider());
     assertEquals(heap.getClass(), other.getClass(), "the lookup class of the table's class");
     SplittableRandom r = TestSeed.random("a third storage: " + config);
     String where = config + ", " + TestSeed.rerun();

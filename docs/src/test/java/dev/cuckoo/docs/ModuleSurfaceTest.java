@@ -94,22 +94,53 @@ class ModuleSurfaceTest {
     }
   }
 
+  /** @return the public top-level types of a package of the API module */
   private static Set<String> publicTypesOf(String packageName) throws Exception {
+    Set<String> topLevel = new TreeSet<>(publicTypesOf("dev.cuckoo", packageName));
+    topLevel.removeIf(name -> name.contains("$"));
+    return topLevel;
+  }
+
+  /** @return the public types of a module's package, nested ones named {@code Outer$Inner} */
+  private static Set<String> publicTypesOf(String module, String packageName) throws Exception {
     ModuleReference api = ModuleFinder.of(new CuckooModulePath().modules.stream().map(Paths::get).toArray(Path[]::new))
-        .find("dev.cuckoo").orElseThrow();
+        .find(module).orElseThrow();
     Set<String> publicTypes = new TreeSet<>();
     String prefix = packageName.replace('.', '/') + "/";
     try (java.lang.module.ModuleReader reader = api.open()) {
       for (String resource : reader.list().collect(Collectors.toList())) {
-        if (resource.startsWith(prefix) && resource.substring(prefix.length()).matches("[A-Za-z0-9]+\\.class")) {
+        if (resource.startsWith(prefix) && resource.substring(prefix.length()).matches("[A-Za-z0-9]+(\\$[A-Za-z0-9]+)*\\.class")) {
           String name = resource.replace('/', '.').substring(0, resource.length() - ".class".length());
-          if (Modifier.isPublic(Class.forName(name).getModifiers())) {
+          if (isPublicAllTheWayOut(Class.forName(name))) {
             publicTypes.add(name.substring(packageName.length() + 1));
           }
         }
       }
     }
     return publicTypes;
+  }
+
+  private static boolean isPublicAllTheWayOut(Class<?> type) {
+    for (Class<?> c = type; c != null; c = c.getEnclosingClass()) {
+      if (!Modifier.isPublic(c.getModifiers())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * What a variant author may use of the engine, pinned: its exported package holds at most 14
+   * public types, nested ones counted; the storages, the file and its crash safety, the striped
+   * stores and the shards live in packages the engine does not export.
+   */
+  @Test
+  void theEnginesExportedPackageHoldsThesePublicTypes() throws Exception {
+    Set<String> publicTypes = publicTypesOf("dev.cuckoo.engine", "dev.cuckoo.engine");
+    assertEquals(new TreeSet<>(Set.of("BitStringTable", "CuckooSizing", "CuckooTable", "FingerprintStash",
+        "FingerprintStore", "FingerprintStore$Snapshot", "KickPath", "PartialKeyHashing", "PlainFingerprintStore", "SwarLanes",
+        "TableFilter", "TableFilter$Parts", "TableProvider", "TableWords")), publicTypes);
+    assertTrue(publicTypes.size() <= 14, "public engine types: " + publicTypes);
   }
 
   @Test

@@ -84,6 +84,15 @@ public final class CuckooSizing {
   /** With b = 1: overflows of plain cuckoo hashing, times m·ε³ (see the notes). */
   private static final double BICYCLE_OVERFLOWS = 0.5;
 
+  /** The most longs a table on the heap may take: one Java array, which stops a little below 2^31 elements. */
+  public static final long MAX_HEAP_WORDS = Integer.MAX_VALUE - 8;
+  /**
+   * The most longs a table mapped from a file may take: 2^56, so that its
+   * bit offsets and its length in bytes fit a long with room to spare. File systems stop well
+   * below it; creating a file larger than one allows fails with its {@code IOException}.
+   */
+  public static final long MAX_MAPPED_WORDS = 1L << 56;
+
   private CuckooSizing() {}
 
   /**
@@ -190,6 +199,16 @@ public final class CuckooSizing {
 
   private static double bitsPerKey(long buckets, long capacity, int bucketSize, int fingerprintBits) {
     return (double) buckets * bucketSize * fingerprintBits / capacity;
+  }
+
+  /**
+   * @param resolved a resolved spec
+   * @return its {@code shards} option, 1 where it has none
+   */
+  public static int shardsOf(dev.cuckoo.FilterSpec resolved) {
+    // No method reference: this runs on the way to a process's first lookup (TablePayload.open)
+    java.util.Optional<String> shards = resolved.option(dev.cuckoo.FilterSpec.SHARDS);
+    return shards.isPresent() ? Integer.parseInt(shards.get()) : 1;
   }
 
   /** The most shards a table may be split into ({@code shards}, 1..2^20). */

@@ -184,7 +184,7 @@ public interface CuckooTable {
    * torn word, only the slot being written is torn). A table that re-encodes whole buckets
    * (semi-sorting, say) across two words cannot promise this.
    *
-   * <p>{@link StripedFingerprintStore} uses it to let lookups skip the stripe versions: with it,
+   * <p>{@code StripedFingerprintStore} uses it to let lookups skip the stripe versions: with it,
    * only moving a fingerprint between buckets can hide a stored key from a reader.
    *
    * @return {@code true} if slot writes are isolated from one another; {@code false} by default

@@ -3,6 +3,7 @@ package dev.cuckoo.engine;
 import dev.cuckoo.CorruptFilterException;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.function.Consumer;
 
 /**
  * A few fingerprints kept beside the table, for the rare insert whose kick path fails while the
@@ -52,31 +53,23 @@ public final class FingerprintStash {
   private final long[] entries;
   private int size;
   /** Told of every change, or {@code null}. */
-  private Keeper keeper;
+  private Consumer<FingerprintStash> keeper;
+
 
   /**
-   * What is told of every change to a stash once it is made: a mapped filter's file keeps its
-   * stash in its first page at every moment, so that a writer that dies loses no stashed
-   * fingerprint ({@link TableFile}).
-   */
-  @FunctionalInterface
-  interface Keeper {
-    /**
-     * @param stash the stash, just changed
-     */
-    void stashChanged(FingerprintStash stash);
-  }
-
-  /**
+   * Has {@code keeper} told of every change to this stash once it is made: a mapped filter's file
+   * keeps its stash in its first page at every moment, so that a writer that dies loses no
+   * stashed fingerprint. The engine's file storage calls it; a variant has no need to.
+   *
    * @param keeper told of every change from now on, after it is made; {@code null} for none
    */
-  void keepIn(Keeper keeper) {
+  public void keepIn(Consumer<FingerprintStash> keeper) {
     this.keeper = keeper;
   }
 
   private void changed() {
     if (keeper != null) {
-      keeper.stashChanged(this);
+      keeper.accept(this);
     }
   }
 

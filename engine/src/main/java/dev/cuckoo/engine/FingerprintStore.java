@@ -1,15 +1,14 @@
 package dev.cuckoo.engine;
 
-import dev.cuckoo.Concurrency;
-import dev.cuckoo.FilterSpec;
 import java.io.IOException;
 
 /**
  * The operations of a partial-key cuckoo filter on key hashes, over a {@link CuckooTable} and its
  * {@link FingerprintStash}: what a variant delegates its writes (and, where it has no faster
  * path, its lookups) to, whichever {@code concurrency} its spec asks for. {@link
- * PlainFingerprintStore} is the single-threaded one, {@link StripedFingerprintStore} the
- * thread-safe one; {@link #create} picks between them, so that a variant only builds its table.
+ * PlainFingerprintStore} is the single-threaded one, and the engine's striped store the
+ * thread-safe one; {@link TableFilter#compose} picks between them, so that a variant only builds
+ * its table.
  *
  * <p>The contract: {@link #add} stores one copy of the key's fingerprint or returns {@code false}
  * leaving every stored item findable; {@link #mightContain} is {@code true} for every key added
@@ -19,36 +18,6 @@ import java.io.IOException;
  * differ.
  */
 public interface FingerprintStore {
-
-  /**
-   * The store a spec asks for: a {@link StripedFingerprintStore} when its {@code concurrency}
-   * is {@link Concurrency#STRIPED}, else a {@link PlainFingerprintStore}.
-   *
-   * @param spec the resolved spec: its {@code maxKicks} and {@code seed} drive the kick path
-   * @param table the table, with an even bucket count
-   * @param stash the stash that goes with it
-   * @param bucketBits the bits one bucket takes in the table's {@code long[]} words, buckets
-   *     back to back (so that the striped store puts buckets that share a word in one stripe)
-   * @param size the items the table and the stash hold now
-   * @return the store
-   */
-  static FingerprintStore create(
-      FilterSpec spec, CuckooTable table, FingerprintStash stash, long bucketBits, long size) {
-    int maxKicks = spec.maxKicks().getAsInt();
-    long seed = spec.seed().orElse(0L);
-    if (isStriped(spec)) {
-      return new StripedFingerprintStore(table, stash, bucketBits, maxKicks, seed, size);
-    }
-    return new PlainFingerprintStore(table, stash, new KickPath(maxKicks, seed), size);
-  }
-
-  /**
-   * @param spec a resolved spec
-   * @return whether it asks for the striped store ({@link Concurrency#STRIPED})
-   */
-  static boolean isStriped(FilterSpec spec) {
-    return spec.concurrency().orElse(Concurrency.NONE) == Concurrency.STRIPED;
-  }
 
   /**
    * Stores one copy of the key's fingerprint.
@@ -101,7 +70,7 @@ public interface FingerprintStore {
 
   /**
    * Counts an entry's fingerprint where a lookup finds it: what a merge records before it stores
-   * an entry, to tell afterwards whether it was stored ({@link MergeRecord}).
+   * an entry, to tell afterwards whether it was stored ({@code MergeRecord}).
    *
    * @param bucket1 either of the entry's buckets
    * @param fingerprint its fingerprint

@@ -285,12 +285,12 @@ public final class KickPath {
   }
 
   /** @return the first state of {@link #xorshift} for a seed: non-zero, small seeds spread */
-  static long seedState(long seed) {
+  public static long seedState(long seed) {
     return (seed ^ 0x9E3779B97F4A7C15L) * 0xBF58476D1CE4E5B9L | 1;
   }
 
   /** Marsaglia's xorshift64: enough for picking slots, and a handful of instructions. */
-  static long xorshift(long x) {
+  public static long xorshift(long x) {
     x ^= x << 13;
     x ^= x >>> 7;
     x ^= x << 17;

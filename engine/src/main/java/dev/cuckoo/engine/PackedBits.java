@@ -14,7 +14,7 @@ package dev.cuckoo.engine;
  * Every method is static and allocation-free; {@link #isClearFrom} is the check a reader makes
  * that no bit is set past the last field.
  */
-public final class PackedBits {
+final class PackedBits {
 
   /*
    * Java takes a long's shift distance modulo 64, so x << 64 is x, not 0. A window at offset o

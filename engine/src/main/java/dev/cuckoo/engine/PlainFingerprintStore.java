@@ -7,8 +7,8 @@ package dev.cuckoo.engine;
  * encoding share it, so that they insert, find and remove alike.
  *
  * <p>Beyond {@link FingerprintStore}'s contract: a refused {@link #add} leaves every stored item
- * where it was, not only findable. No method allocates. Not thread-safe: {@link
- * StripedFingerprintStore} is the one to share between threads. A table whose entries carry
+ * where it was, not only findable. No method allocates. Not thread-safe: the
+ * engine's striped store is the one to share between threads. A table whose entries carry
  * values is driven through its entries directly ({@link #addEntry}).
  */
 public final class PlainFingerprintStore implements FingerprintStore {

@@ -1,6 +1,12 @@
 package dev.cuckoo.engine;
 
+import dev.cuckoo.Concurrency;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.engine.file.MergeRecord;
+import dev.cuckoo.engine.file.TableFile;
+import dev.cuckoo.engine.file.TablePayload;
+import dev.cuckoo.engine.sharded.ShardedTable;
+import dev.cuckoo.engine.striped.StripedFingerprintStore;
 import dev.cuckoo.spi.AbstractCuckooFilter;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
@@ -35,18 +41,48 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   final TableFile file;
 
   /**
-   * What a filter is made of.
-   *
-   * @param spec the resolved spec
-   * @param table the table
-   * @param stash its stash
-   * @param store the store over them, as {@link FingerprintStore#create} makes it for the spec
-   *     (over the sharded view of the table when the spec has shards)
-   * @param file the file's consistency keeper, from {@link TablePayload#open} or {@link
-   *     TablePayload#create}; {@code null} for a table on the heap
+   * What a filter is made of: the resolved spec, the table, its stash, and the store over them,
+   * as {@link TableFilter#compose} makes it for the spec (over the sharded view of the table
+   * when the spec has shards). The engine makes it ({@link #compose}); a variant's lookup class
+   * hands it to {@link TableFilter#TableFilter(Parts)}. A mapped filter's parts also hold its file, which is
+   * the engine's own.
    */
-  public record Parts(FilterSpec spec, BitStringTable table, FingerprintStash stash, FingerprintStore store,
-      TableFile file) {}
+  public static final class Parts {
+    private final FilterSpec spec;
+    private final BitStringTable table;
+    private final FingerprintStash stash;
+    private final FingerprintStore store;
+    /** The file's consistency keeper; {@code null} for a table on the heap. */
+    final TableFile file;
+
+    Parts(FilterSpec spec, BitStringTable table, FingerprintStash stash, FingerprintStore store, TableFile file) {
+      this.spec = spec;
+      this.table = table;
+      this.stash = stash;
+      this.store = store;
+      this.file = file;
+    }
+
+    /** @return the resolved spec */
+    public FilterSpec spec() {
+      return spec;
+    }
+
+    /** @return the table */
+    public BitStringTable table() {
+      return table;
+    }
+
+    /** @return its stash */
+    public FingerprintStash stash() {
+      return stash;
+    }
+
+    /** @return the store over the table and the stash */
+    public FingerprintStore store() {
+      return store;
+    }
+  }
 
   /**
    * @param parts what the filter is made of
@@ -56,7 +92,24 @@ public abstract class TableFilter extends AbstractCuckooFilter {
     this.store = parts.store();
     this.stash = parts.stash();
     this.table = parts.table();
-    this.file = parts.file();
+    this.file = parts.file;
+  }
+
+  /**
+   * The filter a table on the heap (or in a test's own storage), its stash and its items are,
+   * for the spec's shards and concurrency.
+   *
+   * @param spec the resolved spec
+   * @param table a table of the spec's shape
+   * @param stash the fingerprints kept beside it
+   * @param size the items the table and the stash hold
+   * @param variant the variant, whose {@link TableProvider#lookups} is the class for a heap table
+   *     without concurrency
+   * @return the filter
+   */
+  public static TableFilter compose(FilterSpec spec, BitStringTable table, FingerprintStash stash, long size,
+      TableProvider variant) {
+    return compose(spec, table, stash, size, null, variant);
   }
 
   /**
@@ -72,15 +125,15 @@ public abstract class TableFilter extends AbstractCuckooFilter {
    *     without concurrency
    * @return the filter; a {@link dev.cuckoo.MappedFilter} exactly when {@code file} is not null
    */
-  public static TableFilter compose(FilterSpec spec, BitStringTable table, FingerprintStash stash, long size,
+  static TableFilter compose(FilterSpec spec, BitStringTable table, FingerprintStash stash, long size,
       TableFile file, TableProvider variant) {
-    int shards = ShardedTable.shardsOf(spec);
+    int shards = CuckooSizing.shardsOf(spec);
     int bits = spec.fingerprintBits().getAsInt();
     ShardedTable sharded = shards > 1 ? ShardedTable.whole(table, shards, bits, table.words().bytes()) : null;
     CuckooTable placed = sharded == null ? table : sharded;
-    Parts parts = new Parts(spec, table, stash, FingerprintStore.create(spec, placed, stash, table.bucketBits(), size),
+    Parts parts = new Parts(spec, table, stash, store(spec, placed, stash, table.bucketBits(), size),
         file);
-    boolean striped = FingerprintStore.isStriped(spec);
+    boolean striped = isStriped(spec);
     if (striped) {
       table.words().shareWriters();
     }
@@ -97,6 +150,36 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   }
 
   /**
+   * The store a spec asks for: a {@code StripedFingerprintStore} when its {@code concurrency}
+   * is {@link Concurrency#STRIPED}, else a {@link PlainFingerprintStore}.
+   *
+   * @param spec the resolved spec: its {@code maxKicks} and {@code seed} drive the kick path
+   * @param table the table, with an even bucket count
+   * @param stash the stash that goes with it
+   * @param bucketBits the bits one bucket takes in the table's {@code long[]} words, buckets
+   *     back to back (so that the striped store puts buckets that share a word in one stripe)
+   * @param size the items the table and the stash hold now
+   * @return the store
+   */
+  static FingerprintStore store(
+      FilterSpec spec, CuckooTable table, FingerprintStash stash, long bucketBits, long size) {
+    int maxKicks = spec.maxKicks().getAsInt();
+    long seed = spec.seed().orElse(0L);
+    if (isStriped(spec)) {
+      return new StripedFingerprintStore(table, stash, bucketBits, maxKicks, seed, size);
+    }
+    return new PlainFingerprintStore(table, stash, new KickPath(maxKicks, seed), size);
+  }
+
+  /**
+   * @param spec a resolved spec
+   * @return whether it asks for the striped store ({@link Concurrency#STRIPED})
+   */
+  static boolean isStriped(FilterSpec spec) {
+    return spec.concurrency().orElse(Concurrency.NONE) == Concurrency.STRIPED;
+  }
+
+  /**
    * The filter a table and its stash are, as the next writer recovers them from a file whose
    * writer died: its undo records put back, the items recounted.
    *
@@ -107,7 +190,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
    * @param variant the variant
    * @return the filter
    */
-  public static TableFilter recovered(FilterSpec spec, BitStringTable table, FingerprintStash stash, TableFile file,
+  static TableFilter recovered(FilterSpec spec, BitStringTable table, FingerprintStash stash, TableFile file,
       TableProvider variant) {
     return compose(spec, table, stash, table.occupiedSlots() + stash.size(), file, variant);
   }
@@ -148,7 +231,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   protected final void writePayload(PayloadOutput out) throws IOException {
     TableWords words = table.words();
     TablePayload.write(out, spec().capacity().getAsLong(), table.slotsPerBucket(), spec().fingerprintBits().getAsInt(),
-        ShardedTable.shardsOf(spec()), table.bucketCount(), store.size(), words.length(),
+        CuckooSizing.shardsOf(spec()), table.bucketCount(), store.size(), words.length(),
         o -> words.writeTo(o, words.length()), stash);
   }
 
@@ -189,9 +272,9 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   }
 
   /**
-   * A heap table split into shards ({@link ShardedTable}), without concurrency. The store's
-   * lookup finds the alternate bucket through {@link ShardedTable#alternate}, which divides to
-   * find the bucket's shard; {@link ShardedTable#containsHash} takes the shard from the hash with
+   * A heap table split into shards ({@code ShardedTable}), without concurrency. The store's
+   * lookup finds the alternate bucket through {@code ShardedTable.alternate}, which divides to
+   * find the bucket's shard; {@code ShardedTable.containsHash} takes the shard from the hash with
    * a multiply instead.
    */
   static final class Sharded extends TableFilter {
@@ -211,7 +294,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   /**
    * A table mapped from a file, of any shape, sharded or not, with any concurrency: the filter
    * {@code CuckooFilters.open} and {@code createFile} return. Every change first goes through its
-   * {@link TableFile}, which marks the file as being changed (or refuses, for a read-only
+   * {@code TableFile}, which marks the file as being changed (or refuses, for a read-only
    * file). Without concurrency its lookups go to the table (or its sharded view) directly, with
    * {@code concurrency=striped} through the store. A force and a close hold the store still
    * ({@link FingerprintStore#whileUnchanged}): no writer is in the middle of a change while the
@@ -356,7 +439,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
   }
 
   /**
-   * {@inheritDoc} In a mapped file, a merge cut short is forgotten first ({@link MergeRecord}):
+   * {@inheritDoc} In a mapped file, a merge cut short is forgotten first ({@code MergeRecord}):
    * a writer that dies in the middle leaves either the merged entries with no record of the merge
    * (merging again adds copies, never loses one) or the clear, which the next writer finishes.
    */
@@ -379,7 +462,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
    * under {@link FingerprintStore#whileUnchanged}, so a striped one holds still (do not merge two
    * filters into each other at the same time).
    *
-   * <p>Into a {@code durability=process} file, the merge keeps its {@link MergeRecord}: a writer
+   * <p>Into a {@code durability=process} file, the merge keeps its {@code MergeRecord}: a writer
    * that dies in the middle leaves how far it got, and merging the same filter again moves only
    * the entries it had not (the return value counts those it had too); a merge of another filter
    * is refused until then, or until the record is abandoned.
@@ -391,11 +474,11 @@ public abstract class TableFilter extends AbstractCuckooFilter {
     }
     CuckooTable mine = table();
     BitStringTable theirs = that.table();
-    int shards = ShardedTable.shardsOf(spec());
+    int shards = CuckooSizing.shardsOf(spec());
     if (!mine.entryEncoding().equals(theirs.entryEncoding()) || mine.bucketCount() != theirs.bucketCount()
         || mine.slotsPerBucket() != theirs.slotsPerBucket()
         || !spec().fingerprintBits().equals(that.spec().fingerprintBits())
-        || shards != ShardedTable.shardsOf(that.spec())) {
+        || shards != CuckooSizing.shardsOf(that.spec())) {
       throw new IllegalArgumentException("cannot merge " + that.spec() + " (" + shape(theirs, that.spec()) + ") into "
           + spec() + " (" + shape(mine, spec()) + "): a fingerprint only means something at its bucket, so the"
           + " tables must have one shape; create both from one config");
@@ -488,7 +571,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
 
   /** @return a table's shape as a refused merge names it: buckets, slots, and shards where there are several */
   private static String shape(CuckooTable table, FilterSpec spec) {
-    int shards = ShardedTable.shardsOf(spec);
+    int shards = CuckooSizing.shardsOf(spec);
     String buckets = table.bucketCount() + " buckets of " + table.slotsPerBucket() + " slots";
     return shards > 1 ? buckets + " in " + shards + " shards" : buckets;
   }

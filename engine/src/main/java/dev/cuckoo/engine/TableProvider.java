@@ -7,6 +7,11 @@ import dev.cuckoo.FileRecovery;
 import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.MappedFilter;
+import dev.cuckoo.engine.file.TableFile;
+import dev.cuckoo.engine.file.TablePayload;
+import dev.cuckoo.engine.sharded.ShardedTable;
+import dev.cuckoo.engine.sharded.TableShard;
+import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
@@ -24,7 +29,7 @@ import java.util.function.LongUnaryOperator;
  * largest capacity one array on the heap holds ({@link #maxHeapCapacity}), and its filter class
  * for a heap table without concurrency ({@link #lookups}). This class then creates filters on the
  * heap (refusing a table larger than one array), reads them, builds and joins shards, creates and
- * maps files and rewrites older ones, all in the engine's {@link TablePayload} layout, and {@link
+ * maps files and rewrites older ones, all in the engine's {@code TablePayload} layout, and {@link
  * TableFilter#compose} makes every combination of storage, shards and concurrency.
  */
 public abstract class TableProvider implements FilterProvider {
@@ -103,9 +108,9 @@ public abstract class TableProvider implements FilterProvider {
     long max = maxHeapCapacity(resolved);
     // The bound is for one table: a sharded one is sized with slack per shard, so its words are
     // checked too.
-    if (capacity > max || heapWords(resolved) > TablePayload.MAX_HEAP_WORDS) {
-      int shards = ShardedTable.shardsOf(resolved);
-      throw TablePayload.tooLargeForHeap(name(), capacity, shape(resolved)
+    if (capacity > max || heapWords(resolved) > CuckooSizing.MAX_HEAP_WORDS) {
+      int shards = CuckooSizing.shardsOf(resolved);
+      throw tooLargeForHeap(name(), capacity, shape(resolved)
           + (shards > 1 ? " (less in " + shards + " shards)" : ""), max);
     }
   }
@@ -133,16 +138,16 @@ public abstract class TableProvider implements FilterProvider {
     requireHeapTable(resolved);
     long buckets = newBucketCount(resolved);
     BitStringTable table = wrap(resolved, buckets, newHeapWords(resolved, payloadWords(resolved, buckets)));
-    return TableFilter.compose(resolved, table, new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0, null, this);
+    return TableFilter.compose(resolved, table, new FingerprintStash(FingerprintStash.DEFAULT_SLOTS), 0, this);
   }
 
   /** {@inheritDoc} Every shape can be built in shards: a shard is a table of one shard's buckets. */
   @Override
   public final FilterShard createShard(FilterSpec resolved, int index) {
-    int shards = ShardedTable.shardsOf(resolved);
+    int shards = CuckooSizing.shardsOf(resolved);
     long buckets = newBucketCount(resolved) / shards;
     long words = payloadWords(resolved, buckets);
-    TableShard.requireHeapShard(resolved, words + 1, TablePayload.MAX_HEAP_WORDS);
+    TableShard.requireHeapShard(resolved, words + 1, CuckooSizing.MAX_HEAP_WORDS);
     BitStringTable table = wrap(resolved, buckets, newHeapWords(resolved, words));
     return new TableShard(resolved, ShardedTable.shard(table, shards, index, resolved.fingerprintBits().getAsInt(),
         table.words().bytes()), words, o -> table.words().writeTo(o, words));
@@ -152,12 +157,12 @@ public abstract class TableProvider implements FilterProvider {
   public final void joinShards(FilterSpec resolved, FilterShard.Source source, PayloadOutput out) throws IOException {
     long buckets = newBucketCount(resolved);
     TableShard.join(resolved, resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(),
-        ShardedTable.shardsOf(resolved), buckets, payloadWords(resolved, buckets), source, out);
+        CuckooSizing.shardsOf(resolved), buckets, payloadWords(resolved, buckets), source, out);
   }
 
   /**
-   * {@inheritDoc} Checks every size against the spec before allocating ({@link
-   * TablePayload#read}), the bits past the table's last bucket, the table's encoding, and the
+   * {@inheritDoc} Checks every size against the spec before allocating ({@code
+   * TablePayload.read}), the bits past the table's last bucket, the table's encoding, and the
    * items declared against the fingerprints held.
    *
    * @throws CorruptFilterException if anything disagrees
@@ -168,7 +173,7 @@ public abstract class TableProvider implements FilterProvider {
   public final CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException {
     requireHeapTable(resolved);
     TablePayload.Contents contents = TablePayload.read(payload, name(), resolved.capacity().getAsLong(),
-        resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved),
+        resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), CuckooSizing.shardsOf(resolved),
         new PayloadWords(this, resolved));
     BitStringTable table = wrap(resolved, contents.buckets(), contents.words());
     if (!table.tailIsClear()) {
@@ -176,7 +181,7 @@ public abstract class TableProvider implements FilterProvider {
     }
     table.requireEncoding(name());
     TablePayload.requireItems(name(), contents, table.occupiedSlots());
-    return TableFilter.compose(resolved, table, contents.stash(), contents.items(), null, this);
+    return TableFilter.compose(resolved, table, contents.stash(), contents.items(), this);
   }
 
   /** {@inheritDoc} Yes: every shape, stash included. */
@@ -198,7 +203,7 @@ public abstract class TableProvider implements FilterProvider {
   public final MappedFilter createIn(FilterSpec resolved, MappedPayload payload) throws IOException {
     long buckets = newBucketCount(resolved);
     return mapped(resolved, TablePayload.create(payload, name(), resolved.capacity().getAsLong(),
-        resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved),
+        resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), CuckooSizing.shardsOf(resolved),
         buckets, payloadWords(resolved, buckets), isMachineDurable(resolved)));
   }
 
@@ -214,7 +219,7 @@ public abstract class TableProvider implements FilterProvider {
 
   private TablePayload.MappedContents contents(FilterSpec resolved, MappedPayload payload) throws IOException {
     return TablePayload.open(payload, name(), resolved.capacity().getAsLong(), resolved.bucketSize().getAsInt(),
-        resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved), new PayloadWords(this, resolved),
+        resolved.fingerprintBits().getAsInt(), CuckooSizing.shardsOf(resolved), new PayloadWords(this, resolved),
         isMachineDurable(resolved));
   }
 
@@ -225,7 +230,7 @@ public abstract class TableProvider implements FilterProvider {
    */
   private static boolean isMachineDurable(FilterSpec resolved) {
     boolean machine = resolved.durability() == Durability.MACHINE;
-    if (machine && FingerprintStore.isStriped(resolved)) {
+    if (machine && TableFilter.isStriped(resolved)) {
       throw new IllegalArgumentException(FilterSpec.DURABILITY + "=" + Durability.MACHINE + " with "
           + FilterSpec.CONCURRENCY + "=" + resolved.concurrency().get().configValue() + " is not supported: a"
           + " machine-durable file maps the table afresh after a force, which lookups of other threads may be"
@@ -236,8 +241,8 @@ public abstract class TableProvider implements FilterProvider {
   }
 
   /**
-   * {@inheritDoc} The file's undo records put back, a clear cut short finished ({@link
-   * TableFile#recover}), the table checked whole (the bits past its last slot and its encoding),
+   * {@inheritDoc} The file's undo records put back, a clear cut short finished ({@code
+   * TableFile.recover}), the table checked whole (the bits past its last slot and its encoding),
    * its items recounted, the file forced. A merge cut short stays recorded, for the same merge to
    * finish.
    */
@@ -288,15 +293,15 @@ public abstract class TableProvider implements FilterProvider {
         this);
   }
 
-  /** Rewrites a payload of an earlier format version as one that maps ({@link TablePayload#realign}). */
+  /** Rewrites a payload of an earlier format version as one that maps ({@code TablePayload.realign}). */
   @Override
   public final void realign(FilterSpec resolved, PayloadInput in, MappedPayload.Factory out) throws IOException {
     TablePayload.realign(in, out, name(), resolved.capacity().getAsLong(), resolved.bucketSize().getAsInt(),
-        resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved), new PayloadWords(this, resolved));
+        resolved.fingerprintBits().getAsInt(), CuckooSizing.shardsOf(resolved), new PayloadWords(this, resolved));
   }
 
   /**
-   * {@link #payloadWords} of a spec, as {@link TablePayload} asks for it: a class rather than a
+   * {@link #payloadWords} of a spec, as {@code TablePayload} asks for it: a class rather than a
    * lambda, which would be a class spun at run time on a process's first open.
    */
   private static final class PayloadWords implements LongUnaryOperator {
@@ -312,5 +317,23 @@ public abstract class TableProvider implements FilterProvider {
     public long applyAsLong(long buckets) {
       return provider.payloadWords(resolved, buckets);
     }
+  }
+
+  /**
+   * The refusal of a filter on the heap whose table would be more than one array holds ({@link
+   * CuckooSizing#MAX_HEAP_WORDS}), for a spec whose table a file can hold: it names the largest capacity the
+   * heap takes at that shape and how to have the larger filter.
+   *
+   * @param variant the variant
+   * @param capacity the spec's capacity
+   * @param shape the rest of the shape, as {@code fingerprintBits=8 and bucketSize=4}
+   * @param maxHeapCapacity the largest capacity whose table one array holds at that shape
+   * @return the exception to throw
+   */
+  private static IllegalArgumentException tooLargeForHeap(String variant, long capacity, String shape,
+      long maxHeapCapacity) {
+    return ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, variant, "1.." + maxHeapCapacity + " with " + shape
+        + " for a filter on the heap, whose table is one array of at most " + CuckooSizing.MAX_HEAP_WORDS + " longs; a larger"
+        + " table lives in a file: CuckooFilters.createFile builds it, CuckooFilters.open maps its file");
   }
 }

@@ -19,7 +19,7 @@ import java.io.IOException;
  *
  * <p>The storages: {@link #onHeap} (a {@code long[]}, with a padding word after the bit string
  * so that a window never looks past the array), {@link #onHeapInts} (an {@code int[]}, for a
- * table that reads a bucket as one int), {@link FileWords} (a file's words, of any length, mapped
+ * table that reads a bucket as one int), {@code FileWords} (a file's words, of any length, mapped
  * shared or private), and any subclass a test makes (one that records or loses writes, say).
  * While a process has loaded one storage class, the JIT sees one implementation of each method
  * and inlines it into the table's search with no type check: a process of heap filters runs the
@@ -36,10 +36,10 @@ public abstract class TableWords {
    * @param length the longs of the bit string, without padding
    * @return zeroed words on the heap, with one padding word after them
    * @throws IllegalArgumentException if that is more than one array holds ({@link
-   *     TablePayload#MAX_HEAP_WORDS})
+   *     CuckooSizing#MAX_HEAP_WORDS})
    */
   public static TableWords onHeap(long length) {
-    if (length < 0 || length + 1 > TablePayload.MAX_HEAP_WORDS) {
+    if (length < 0 || length + 1 > CuckooSizing.MAX_HEAP_WORDS) {
       throw new IllegalArgumentException(length + " longs are more than one array holds");
     }
     return HeapWords.of(new long[(int) length + 1], length);
@@ -66,7 +66,7 @@ public abstract class TableWords {
    * @throws IllegalArgumentException if that is more than one array holds
    */
   public static TableWords onHeapInts(long length) {
-    if (length < 0 || 2 * (length + 1) > TablePayload.MAX_HEAP_WORDS) {
+    if (length < 0 || 2 * (length + 1) > CuckooSizing.MAX_HEAP_WORDS) {
       throw new IllegalArgumentException(length + " longs are more ints than one array holds");
     }
     return IntHeapWords.of(new int[(int) (2 * (length + 1))], length);
@@ -200,7 +200,7 @@ public abstract class TableWords {
    * after the change, each store ordered after the one before.
    *
    * @param first the first word to change
-   * @param last the last, at most {@link FirstPage#UNDO_MAX_WORDS} - 1 after {@code first}
+   * @param last the last, at most {@code FirstPage.UNDO_MAX_WORDS} - 1 after {@code first}
    * @return what to give {@link #closeUndo}
    */
   public int openUndo(long first, long last) {

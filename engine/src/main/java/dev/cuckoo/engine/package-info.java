@@ -1,12 +1,18 @@
 /**
- * The cuckoo machinery that table-based variants share: a {@link dev.cuckoo.engine.CuckooTable}
- * interface for bucket tables, partial-key hashing and sizing ({@link
- * dev.cuckoo.engine.PartialKeyHashing}, {@link dev.cuckoo.engine.CuckooSizing}), the kick path
- * and the stash ({@link dev.cuckoo.engine.KickPath}, {@link
- * dev.cuckoo.engine.FingerprintStash}), the single-threaded and the striped fingerprint stores,
- * the shared file payload ({@link dev.cuckoo.engine.TablePayload}), and the bit-level helpers
- * tables are built from ({@link dev.cuckoo.engine.PackedBits}, {@link
- * dev.cuckoo.engine.SwarLanes}).
+ * What a table-based variant builds on: the {@link dev.cuckoo.engine.CuckooTable} interface and
+ * the {@link dev.cuckoo.engine.BitStringTable} a variant's bucket encoding extends, the {@link
+ * dev.cuckoo.engine.TableWords} it reads and writes (and their heap storages), partial-key
+ * hashing and sizing ({@link dev.cuckoo.engine.PartialKeyHashing}, {@link
+ * dev.cuckoo.engine.CuckooSizing}), SWAR searches ({@link dev.cuckoo.engine.SwarLanes}), the kick
+ * path, the stash and the single-threaded store ({@link dev.cuckoo.engine.KickPath}, {@link
+ * dev.cuckoo.engine.FingerprintStash}, {@link dev.cuckoo.engine.PlainFingerprintStore}), and the
+ * provider and filter a variant subclasses ({@link dev.cuckoo.engine.TableProvider}, {@link
+ * dev.cuckoo.engine.TableFilter}). Everything else the engine does lives in packages it does not
+ * export, one a concern: {@code dev.cuckoo.engine.file} (a table in a file: its mapped words,
+ * its payload layout, its mark, first page, undo records and merges), {@code
+ * dev.cuckoo.engine.striped} (the store for {@code concurrency=striped}: its locks and kick
+ * path) and {@code dev.cuckoo.engine.sharded} (a table cut into shards, and a shard as a filter
+ * of its own).
  *
  * <p><b>For variant authors; no compatibility promise.</b> This package is exported so that a
  * variant in another module can build on it, but it is not part of the library's API: it may
@@ -15,26 +21,29 @@
  * <p>A table slot holds an entry: a fingerprint and, for variants that need one, a value that
  * moves with it on every kick and into the stash (see {@link dev.cuckoo.engine.CuckooTable}).
  *
- * <h2>The storage seam, and what a variant writes</h2>
+ * <h2>The rooms, and what a variant writes</h2>
  *
  * <pre>
- *   a variant (classic, semi-sorted) writes    the engine does, once for all of them
- *   ----------------------------------------   ----------------------------------------------
- *   XProvider extends TableProvider:           create, read, shards, createFile, open, convert,
- *     newBucketCount, payloadWords, wrap,        the heap check, TablePayload's layout
- *     maxHeapCapacity, shape, lookups
- *   its table classes (BitStringTable):        TableFilter.compose: heap or mapped, sharded or
- *     the encoding and its searches              not, striped or not (ThroughStore, Sharded,
- *     |                                          Mapped; the variant's lookups class for a heap
- *     | reads and writes words only              table without concurrency)
+ *   a variant (classic, semi-sorted) writes     dev.cuckoo.engine (exported) does, for all of them
+ *   ----------------------------------------    ---------------------------------------------------
+ *   XProvider extends TableProvider:            create, read, shards, createFile, open, convert,
+ *     newBucketCount, payloadWords, wrap,         the heap check (TableProvider)
+ *     maxHeapCapacity, shape, lookups           TableFilter.compose: heap or mapped, sharded or
+ *   its table classes (BitStringTable):           not, striped or not; the variant's lookups class
+ *     the encoding and its searches               for a heap table without concurrency
+ *     |                                         the stash, the kick path, the plain store
+ *     | reads and writes words only
  *     v
- *   TableWords, the seam:                      onHeap: a long[] and a padding word (HeapWords)
- *                                              onHeapInts: an int[] (IntHeapWords)
- *                                              FileWords: a file's words at their addresses,
- *                                                mapped shared or private (ContiguousWords;
- *                                                SegmentedWords where segments do not touch;
- *                                                RawMemory does the unsafe reads and writes)
- *                                              a test's own subclass (one that loses writes)
+ *   TableWords, the seam:                       on the heap: a long[] and a padding word, or an
+ *                                                 int[] (HeapWords, IntHeapWords)
+ *
+ *   not exported, used by the classes above:
+ *   dev.cuckoo.engine.file      FileWords (ContiguousWords, SegmentedWords; RawMemory does the
+ *                                 unsafe reads and writes), TablePayload (the layout), TableFile
+ *                                 (the mark, the first page, forces, recovery), FirstPage,
+ *                                 UndoRecords, ChangedRegions, MergeRecord
+ *   dev.cuckoo.engine.striped   StripedFingerprintStore, StripedKickPath, StripeLocks
+ *   dev.cuckoo.engine.sharded   ShardedTable (a table's buckets cut into shards), TableShard
  * </pre>
  *
  * <p>A table-based variant writes its bucket encoding once, over {@link
@@ -50,15 +59,15 @@
  *
  * <p>A mapped file outlives its writer: whatever ends the process, the stores it made reach the
  * file. So every write sequence keeps each stored fingerprint in one of its slots at every
- * instant ({@link dev.cuckoo.engine.KickPath} walks first and moves from the free end, {@link
- * dev.cuckoo.engine.StripedKickPath} stores before it removes), and a variant whose bucket write
- * takes several words brackets it with {@link dev.cuckoo.engine.TableWords#openUndo} and {@link
- * dev.cuckoo.engine.TableWords#closeUndo}, which on the heap cost a call that does nothing. The
- * file's mark, its first page and its forces are kept by {@link dev.cuckoo.engine.TableFile},
- * whose {@code recover} the next writer's open calls when the envelope finds the file marked.
- * With {@code durability=machine} the table is mapped copy-on-write and a force commits its
- * changed pages through a journal ({@link dev.cuckoo.spi.MappedPayload#commit}). Every store to a
- * mapping, like every write of the envelope, passes through the one seam the crash tests cut at
- * ({@code dev.cuckoo.internal.io.FileWrites}, exported to this module alone).
+ * instant (the kick paths walk first and move from the free end, storing before they remove),
+ * and a variant whose bucket write takes several words brackets it with {@link
+ * dev.cuckoo.engine.TableWords#openUndo} and {@link dev.cuckoo.engine.TableWords#closeUndo},
+ * which on the heap cost a call that does nothing. The file's mark, its first page and its forces
+ * are kept by the file package's {@code TableFile}, whose {@code recover} the next writer's open
+ * calls when the envelope finds the file marked. With {@code durability=machine} the table is
+ * mapped copy-on-write and a force commits its changed pages through a journal ({@link
+ * dev.cuckoo.spi.MappedPayload#commit}). Every store to a mapping, like every write of the
+ * envelope, passes through the one seam the crash tests cut at ({@code
+ * dev.cuckoo.internal.io.FileWrites}, exported to this module alone).
  */
 package dev.cuckoo.engine;

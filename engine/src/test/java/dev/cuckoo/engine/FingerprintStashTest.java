@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.CorruptFilterException;
+import dev.cuckoo.engine.testkit.ArrayTable;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.testkit.Payloads;
 import java.io.ByteArrayOutputStream;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.engine.testkit.ArrayTable;
 import dev.cuckoo.testkit.AllocationMeter;
 import dev.cuckoo.testkit.TestSeed;
 import java.util.ArrayList;

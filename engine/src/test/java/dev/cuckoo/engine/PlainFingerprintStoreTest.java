@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.engine.testkit.ArrayTable;
 import dev.cuckoo.testkit.TestSeed;
 import java.util.HashMap;
 import java.util.Map;

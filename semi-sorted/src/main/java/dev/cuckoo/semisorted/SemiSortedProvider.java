@@ -5,9 +5,7 @@ import dev.cuckoo.Concurrency;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.engine.BitStringTable;
 import dev.cuckoo.engine.CuckooSizing;
-import dev.cuckoo.engine.ShardedTable;
 import dev.cuckoo.engine.TableFilter;
-import dev.cuckoo.engine.TablePayload;
 import dev.cuckoo.engine.TableProvider;
 import dev.cuckoo.engine.TableWords;
 import dev.cuckoo.spi.ConfigValues;
@@ -123,7 +121,7 @@ public final class SemiSortedProvider extends TableProvider {
 
   /**
    * Rejects any bucket size but 4 with the reason, applies the schema, then checks that the
-   * table of that capacity and width fits in a file ({@link TablePayload#MAX_MAPPED_WORDS}).
+   * table of that capacity and width fits in a file ({@link CuckooSizing#MAX_MAPPED_WORDS}).
    * Whether it also fits on the heap, in one array, is checked where a filter is made on the
    * heap: {@link #create} and {@link #read} refuse a larger one, naming {@code
    * CuckooFilters.createFile} and {@code open}.
@@ -144,7 +142,7 @@ public final class SemiSortedProvider extends TableProvider {
     if (capacity > max) {
       throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, NAME,
           "1.." + max + " with " + FilterSpec.FINGERPRINT_BITS + "=" + bits
-              + " (the table, in a file, is at most " + TablePayload.MAX_MAPPED_WORDS + " longs)");
+              + " (the table, in a file, is at most " + CuckooSizing.MAX_MAPPED_WORDS + " longs)");
     }
     return resolved;
   }
@@ -167,7 +165,7 @@ public final class SemiSortedProvider extends TableProvider {
    * @return the largest capacity allowed
    */
   static long maxMappedCapacity(int fingerprintBits) {
-    return maxCapacity(fingerprintBits, TablePayload.MAX_MAPPED_WORDS);
+    return maxCapacity(fingerprintBits, CuckooSizing.MAX_MAPPED_WORDS);
   }
 
   private static long maxCapacity(int fingerprintBits, long maxWords) {
@@ -179,7 +177,7 @@ public final class SemiSortedProvider extends TableProvider {
   @Override
   protected long newBucketCount(FilterSpec resolved) {
     return CuckooSizing.bucketCount(resolved.capacity().getAsLong(), SemiSortedTable.SLOTS,
-        resolved.fingerprintBits().getAsInt(), ShardedTable.shardsOf(resolved));
+        resolved.fingerprintBits().getAsInt(), CuckooSizing.shardsOf(resolved));
   }
 
   /** {@inheritDoc} {@link SemiSortedTable#payloadWords}: buckets of {@code 4f - 4} bits, packed. */

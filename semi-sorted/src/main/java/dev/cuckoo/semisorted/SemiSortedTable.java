@@ -2,6 +2,7 @@ package dev.cuckoo.semisorted;
 
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.engine.BitStringTable;
+import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.engine.TableWords;
 
 /**
@@ -52,7 +53,7 @@ abstract sealed class SemiSortedTable extends BitStringTable
    */
 
   /** The most longs a table on the heap may hold: one array. */
-  static final long MAX_WORDS = dev.cuckoo.engine.TablePayload.MAX_HEAP_WORDS;
+  static final long MAX_WORDS = CuckooSizing.MAX_HEAP_WORDS;
   /** Slots per bucket: semi-sorting encodes exactly four nibbles. */
   static final int SLOTS = 4;
   /** The narrowest and widest fingerprints: at least one high bit, and an int. */

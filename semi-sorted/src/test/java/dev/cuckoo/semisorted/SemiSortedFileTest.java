@@ -6,11 +6,10 @@ import static dev.cuckoo.testkit.ForgedFiles.tablePayload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.engine.CuckooSizing;
-import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.engine.testkit.TablePayloadContractTest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -62,19 +61,19 @@ class SemiSortedFileTest extends TablePayloadContractTest {
   void bucketsThatAreNotTheEncodingOfTheirFingerprintsAreRejected() throws IOException {
     long buckets = CuckooSizing.bucketCount(1010, 4, 13);
     int words = (int) SemiSortedTable.payloadWords(buckets, 13);
-    long length = TablePayload.HEADER_BYTES + words * 8L + 4;
+    long length = HEADER_BYTES + words * 8L + 4;
     long[] table = tableWithOneFingerprint(words);
     // A code past the last of the 3876 (which lookups would index the codec's tables with), and
     // a bucket whose slots are out of order (nibbles 0, 0, 0, 0 with high parts 2, 1, 0, 0).
     long[] badCode = table.clone();
     badCode[1] = SemiSortCodec.CODES << 16; // bucket 1 starts at bit 48
-    assertTrue(rejected(file(SMALL, length, tablePayload(TablePayload.LAYOUT, buckets, 1, words, badCode, 0))).getMessage().contains("bucket 1 "));
+    assertTrue(rejected(file(SMALL, length, tablePayload(LAYOUT, buckets, 1, words, badCode, 0))).getMessage().contains("bucket 1 "));
     long[] unsorted = table.clone();
     unsorted[0] = 2L << 12 | 1L << 21;
-    assertTrue(rejected(file(SMALL, length, tablePayload(TablePayload.LAYOUT, buckets, 2, words, unsorted, 0))).getMessage().contains("bucket 0 "));
+    assertTrue(rejected(file(SMALL, length, tablePayload(LAYOUT, buckets, 2, words, unsorted, 0))).getMessage().contains("bucket 0 "));
     // The canonical bucket reads back as the fingerprint it encodes.
     TableFilter f = (TableFilter) CuckooFilters.read(
-        new ByteArrayInputStream(file(SMALL, length, tablePayload(TablePayload.LAYOUT, buckets, 1, words, table, 0))));
+        new ByteArrayInputStream(file(SMALL, length, tablePayload(LAYOUT, buckets, 1, words, table, 0))));
     assertEquals(1, ((SemiSortedTable) f.table()).occupied(0));
     assertEquals(0x1FF5, f.table().entryAt(0, 3));
   }

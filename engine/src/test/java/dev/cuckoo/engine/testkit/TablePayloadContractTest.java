@@ -13,7 +13,7 @@ import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.engine.CuckooSizing;
-import dev.cuckoo.engine.TablePayload;
+import dev.cuckoo.engine.file.TablePayload;
 import dev.cuckoo.testkit.ForgedFiles;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -28,7 +28,10 @@ import org.junit.jupiter.api.Test;
  * pattern of the contract test kit).
  */
 public abstract class TablePayloadContractTest {
-  private static final int LAYOUT = TablePayload.LAYOUT;
+  /** The payload layout of format version 2, which forged files of the suite and its subclasses use. */
+  protected static final int LAYOUT = TablePayload.LAYOUT;
+  /** Bytes of a version-2 payload before the table's words. */
+  protected static final int HEADER_BYTES = TablePayload.HEADER_BYTES;
 
 
   /**

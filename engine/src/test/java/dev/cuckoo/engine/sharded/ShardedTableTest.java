@@ -1,10 +1,13 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.sharded;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.PartialKeyHashing;
+import dev.cuckoo.engine.testkit.ArrayTable;
 import dev.cuckoo.testkit.TestSeed;
 import java.math.BigInteger;
 import java.util.SplittableRandom;

@@ -1,7 +1,9 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.file;
 
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.FileRecovery;
+import dev.cuckoo.engine.FingerprintStash;
+import dev.cuckoo.engine.TableWords;
 import dev.cuckoo.spi.MappedPayload;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,7 +35,7 @@ import java.util.Optional;
  * <p>A force that fails leaves the mark in doubt (the seal may have cleared it or not): the next
  * change marks the file again, and the next force does all its work, whatever it finds.
  */
-public final class TableFile implements FingerprintStash.Keeper {
+public final class TableFile {
   /** Forced, and not changed since: the file's mark is clear. */
   private static final int CLEAN = 0;
   /** Changed since the last force: the mark is set ({@code durability=process}), or the private copy differs. */
@@ -125,7 +127,7 @@ public final class TableFile implements FingerprintStash.Keeper {
    * @return what the open that made this did to bring the file back, if anything: the
    *     variant's recovery, or what the envelope did before (a journal replayed or removed)
    */
-  Optional<FileRecovery> recovery() {
+  public Optional<FileRecovery> recovery() {
     return recovery != null ? Optional.of(recovery) : payload.recovered();
   }
 
@@ -133,17 +135,17 @@ public final class TableFile implements FingerprintStash.Keeper {
    * The record of merges into this file, for a writer that keeps one ({@code
    * durability=process}); {@code null} where none is kept.
    */
-  MergeRecord mergeRecord() {
+  public MergeRecord mergeRecord() {
     return page == null ? null : merge;
   }
 
   /** @return the entries an unfinished merge the file records had moved, or -1 if none */
-  long unfinishedMerge() {
+  public long unfinishedMerge() {
     return merge.active() && !merge.finished() ? merge.moved() : -1;
   }
 
   /** @return whether the file records a merge that finished, left by a writer before this one */
-  boolean finishedMergeLeft() {
+  public boolean finishedMergeLeft() {
     return merge.active() && merge.finished() && !merge.ours();
   }
 
@@ -156,7 +158,7 @@ public final class TableFile implements FingerprintStash.Keeper {
    * @throws IllegalStateException if the filter is closed
    * @throws UncheckedIOException naming the file, if the mark cannot be written
    */
-  void beforeChange() {
+  public void beforeChange() {
     if (state != CHANGED) {
       markChanged();
     }
@@ -184,9 +186,13 @@ public final class TableFile implements FingerprintStash.Keeper {
     state = CHANGED; // a machine-durable file does not change until a force commits
   }
 
-  /** {@inheritDoc} Writes the stash into the first page, where a writer that dies leaves it. */
-  @Override
-  public void stashChanged(FingerprintStash stash) {
+  /**
+   * Writes the stash into the first page, where a writer that dies leaves it: the stash's keeper
+   * ({@link FingerprintStash#keepIn}), told of each change once it is made.
+   *
+   * @param stash the stash, just changed
+   */
+  void stashChanged(FingerprintStash stash) {
     if (machine) {
       return; // the file changes only when a force commits, first page and all
     }
@@ -202,7 +208,7 @@ public final class TableFile implements FingerprintStash.Keeper {
   }
 
   /** What {@link #recover} found the writer in the middle of. */
-  record Restored(int rewrites, boolean clearFinished) {}
+  public record Restored(int rewrites, boolean clearFinished) {}
 
   /**
    * Puts back what a writer whose process died was in the middle of: the words of every open undo
@@ -214,7 +220,7 @@ public final class TableFile implements FingerprintStash.Keeper {
    * @throws CorruptFilterException if an undo record is damaged
    * @throws IOException if reading or writing fails
    */
-  Restored recover() throws IOException {
+  public Restored recover() throws IOException {
     if (page == null) {
       throw new IllegalStateException(payload.path() + " is not open for writing with durability=process");
     }
@@ -227,7 +233,7 @@ public final class TableFile implements FingerprintStash.Keeper {
   }
 
   /** Records what the open that made this did to bring the file back. */
-  void recovered(FileRecovery report) {
+  public void recovered(FileRecovery report) {
     this.recovery = report;
   }
 
@@ -246,7 +252,7 @@ public final class TableFile implements FingerprintStash.Keeper {
    * @param stash the stash
    * @throws IOException naming the file and the cause, if writing fails
    */
-  synchronized void force(long items, FingerprintStash stash) throws IOException {
+  public synchronized void force(long items, FingerprintStash stash) throws IOException {
     requireOpen();
     if (state == CLEAN) {
       return;
@@ -310,7 +316,7 @@ public final class TableFile implements FingerprintStash.Keeper {
    * Clears the merge record: the merge returned, or is abandoned ({@link
    * dev.cuckoo.MappedFilter#abandonMerge}).
    */
-  void endMerge() {
+  public void endMerge() {
     if (page != null && merge.active()) {
       beforeChange();
       merge.end();
@@ -326,7 +332,7 @@ public final class TableFile implements FingerprintStash.Keeper {
    * @throws CorruptFilterException if anything differs
    * @throws IOException if reading fails
    */
-  void verify(long items, long held, boolean tailIsClear) throws IOException {
+  public void verify(long items, long held, boolean tailIsClear) throws IOException {
     requireOpen();
     payload.verifyChecksum();
     if (held != items) {
@@ -347,7 +353,7 @@ public final class TableFile implements FingerprintStash.Keeper {
    * @param stash the stash
    * @throws IOException if writing or closing fails
    */
-  void close(long items, FingerprintStash stash) throws IOException {
+  public void close(long items, FingerprintStash stash) throws IOException {
     if (closed) {
       return;
     }

@@ -1,4 +1,4 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.file;
 
 import dev.cuckoo.spi.MappedPayload;
 

@@ -1,5 +1,8 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.striped;
 
+import dev.cuckoo.engine.CuckooTable;
+import dev.cuckoo.engine.FingerprintStash;
+import dev.cuckoo.engine.FingerprintStore;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -20,7 +23,7 @@ import java.util.concurrent.atomic.LongAdder;
  * buckets back to back in {@code long[]} words and write a bucket by storing only to the words
  * it occupies. Entries move whole (fingerprint and value, see {@link CuckooTable}).
  */
-final class StripedFingerprintStore implements FingerprintStore {
+public final class StripedFingerprintStore implements FingerprintStore {
 
   /*
    * Lookups read both buckets optimistically under the version counters of their stripes
@@ -110,7 +113,7 @@ final class StripedFingerprintStore implements FingerprintStore {
    * @param seed the seed of the paths' random choices
    * @param size the items the table and the stash hold now
    */
-  StripedFingerprintStore(CuckooTable table, FingerprintStash stash, long bucketBits, int maxKicks, long seed, long size) {
+  public StripedFingerprintStore(CuckooTable table, FingerprintStash stash, long bucketBits, int maxKicks, long seed, long size) {
     if (maxKicks < 0) {
       throw new IllegalArgumentException("maxKicks " + maxKicks + " is negative");
     }
@@ -186,7 +189,7 @@ final class StripedFingerprintStore implements FingerprintStore {
    *
    * @param guard what runs
    */
-  void guardWrites(Runnable guard) {
+  public void guardWrites(Runnable guard) {
     locks.guardWrites(guard);
   }
 

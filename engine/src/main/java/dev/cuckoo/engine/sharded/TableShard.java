@@ -1,8 +1,14 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.sharded;
 
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.FilterShard;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.FingerprintStash;
+import dev.cuckoo.engine.FingerprintStore;
+import dev.cuckoo.engine.KickPath;
+import dev.cuckoo.engine.PlainFingerprintStore;
+import dev.cuckoo.engine.file.TablePayload;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -46,7 +52,7 @@ import java.util.zip.CheckedOutputStream;
  * CuckooSizing#SHARD_BUCKET_MULTIPLE}), the whole table's words are the shards' words one after
  * the other: the join copies them, and adds up the items and stashes for the first page.
  */
-final class TableShard implements FilterShard {
+public final class TableShard implements FilterShard {
   /** "CKOFSHRD". */
   static final long MAGIC = 0x434B4F4653485244L;
   static final int FORMAT = 1;
@@ -150,7 +156,7 @@ final class TableShard implements FilterShard {
    */
   public static void requireHeapShard(FilterSpec spec, long shardWords, long maxWords) {
     if (shardWords > maxWords) {
-      int shards = ShardedTable.shardsOf(spec);
+      int shards = CuckooSizing.shardsOf(spec);
       long enough = Math.min(CuckooSizing.MAX_SHARDS, (long) shards * (shardWords / maxWords + 1));
       throw new IllegalArgumentException("a shard of " + spec + " takes " + shardWords + " longs, more than the "
           + maxWords + " one array holds, and a shard is built on the heap: give " + FilterSpec.SHARDS + "="

@@ -1,4 +1,8 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.file;
+
+import dev.cuckoo.engine.BitStringTable;
+import dev.cuckoo.engine.FingerprintStash;
+import dev.cuckoo.engine.TableWords;
 
 /**
  * How far a merge into a mapped file has got ({@link TableFilter#addAll}), kept in the file's
@@ -40,7 +44,7 @@ package dev.cuckoo.engine;
  * durability=machine} file changes only when a force commits, and a merge is not cut by a force:
  * a merge killed halfway leaves the file as it was before it.
  */
-final class MergeRecord {
+public final class MergeRecord {
   private static final int DIGEST = FirstPage.MERGE_AT;
   private static final int PROGRESS = FirstPage.MERGE_AT + 8;
   private static final int BEFORE = FirstPage.MERGE_AT + 16;
@@ -74,37 +78,37 @@ final class MergeRecord {
   }
 
   /** @return whether a merge is under way, or was cut short */
-  boolean active() {
+  public boolean active() {
     return digest != 0;
   }
 
   /** @return the source's digest, 0 if no merge is under way */
-  long digest() {
+  public long digest() {
     return digest;
   }
 
   /** @return the entries the merge had moved, the pending one aside */
-  long moved() {
+  public long moved() {
     return progress >>> 2;
   }
 
   /** @return whether the entry at {@link #moved} was being stored */
-  boolean pending() {
+  public boolean pending() {
     return (progress & 1) != 0;
   }
 
   /** @return whether the merge moved every entry */
-  boolean finished() {
+  public boolean finished() {
     return (progress & 2) != 0;
   }
 
   /** @return whether this writer wrote the record, rather than one before it */
-  boolean ours() {
+  public boolean ours() {
     return ours;
   }
 
   /** @return with {@link #pending}, the count of its fingerprint before */
-  long countBefore() {
+  public long countBefore() {
     return before;
   }
 
@@ -113,7 +117,7 @@ final class MergeRecord {
    *
    * @param source the source's digest, non-zero
    */
-  void begin(long source) {
+  public void begin(long source) {
     store(PROGRESS, 0);
     store(BEFORE, 0);
     store(DIGEST, source); // last: the record is under way from here
@@ -129,7 +133,7 @@ final class MergeRecord {
    * @param index the entry's index in the merge's order
    * @param count the copies of its fingerprint in its two buckets and the stash now
    */
-  void storing(long index, long count) {
+  public void storing(long index, long count) {
     store(BEFORE, count);
     store(PROGRESS, index << 2 | 1); // after the count: a pending entry always has its count
     before = count;
@@ -142,7 +146,7 @@ final class MergeRecord {
    *
    * @param next the index of the next entry
    */
-  void next(long next) {
+  public void next(long next) {
     store(PROGRESS, next << 2);
     progress = next << 2;
   }
@@ -152,7 +156,7 @@ final class MergeRecord {
    *
    * @param entries how many
    */
-  void finish(long entries) {
+  public void finish(long entries) {
     store(PROGRESS, entries << 2 | 2);
     progress = entries << 2 | 2;
     ours = true;
@@ -186,7 +190,7 @@ final class MergeRecord {
    * @param stash its stash
    * @return the digest
    */
-  static long digest(BitStringTable table, FingerprintStash stash) {
+  public static long digest(BitStringTable table, FingerprintStash stash) {
     long h = mix(0x243F6A8885A308D3L, table.bucketCount());
     h = mix(h, table.slotsPerBucket());
     h = mix(h, table.fingerprintBits());

@@ -1,5 +1,7 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.testkit;
 
+import dev.cuckoo.engine.CuckooTable;
+import dev.cuckoo.engine.PartialKeyHashing;
 import java.util.Arrays;
 
 /**
@@ -9,13 +11,14 @@ import java.util.Arrays;
  * that values move with their fingerprints; entries without a value are their fingerprint. Open
  * to subclasses that watch or pause its searches.
  */
-class ArrayTable implements CuckooTable {
-  final long[] slots;
+public class ArrayTable implements CuckooTable {
+  /** The slots, bucket by bucket: open to tests that corrupt or inspect them. */
+  public final long[] slots;
   private final long buckets;
   private final int perBucket;
   private final boolean isolated;
 
-  ArrayTable(long buckets, int perBucket) {
+  public ArrayTable(long buckets, int perBucket) {
     this(buckets, perBucket, false);
   }
 
@@ -23,7 +26,7 @@ class ArrayTable implements CuckooTable {
    * @param isolated what {@link #isolatesSlotWrites} says: true is the truth (a slot is a long
    *     of its own), false makes a striped store validate with stripe versions
    */
-  ArrayTable(long buckets, int perBucket, boolean isolated) {
+  public ArrayTable(long buckets, int perBucket, boolean isolated) {
     this.buckets = buckets;
     this.perBucket = perBucket;
     this.isolated = isolated;
@@ -31,7 +34,7 @@ class ArrayTable implements CuckooTable {
   }
 
   /** @return the entry of a fingerprint and a value */
-  static long entry(int fingerprint, long value) {
+  public static long entry(int fingerprint, long value) {
     return value << 16 | fingerprint;
   }
 
@@ -136,7 +139,7 @@ class ArrayTable implements CuckooTable {
     Arrays.fill(slots, 0);
   }
 
-  boolean holds(long bucket, int fingerprint) {
+  public boolean holds(long bucket, int fingerprint) {
     int base = (int) bucket * perBucket;
     for (int s = 0; s < perBucket; s++) {
       if (slots[base + s] != 0 && fingerprintOf(slots[base + s]) == fingerprint) {
@@ -147,7 +150,7 @@ class ArrayTable implements CuckooTable {
   }
 
   /** @return each bucket's entries, sorted: the table as a multiset per bucket */
-  long[] contents() {
+  public long[] contents() {
     long[] c = slots.clone();
     for (int b = 0; b < buckets; b++) {
       Arrays.sort(c, b * perBucket, (b + 1) * perBucket);

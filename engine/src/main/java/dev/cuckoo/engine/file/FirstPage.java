@@ -1,5 +1,6 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.file;
 
+import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.internal.io.FileWrites;
 import dev.cuckoo.spi.MappedPayload;
 import java.io.IOException;

@@ -1,5 +1,6 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.file;
 
+import dev.cuckoo.engine.TableWords;
 import java.nio.MappedByteBuffer;
 
 /**

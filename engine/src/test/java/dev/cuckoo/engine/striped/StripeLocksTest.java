@@ -1,4 +1,4 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.striped;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

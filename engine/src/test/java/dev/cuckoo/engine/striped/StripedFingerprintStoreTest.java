@@ -1,9 +1,12 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.striped;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.engine.FingerprintStash;
+import dev.cuckoo.engine.FingerprintStore;
+import dev.cuckoo.engine.testkit.ArrayTable;
 import dev.cuckoo.testkit.TestSeed;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,5 +1,8 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.striped;
 
+import dev.cuckoo.engine.CuckooTable;
+import dev.cuckoo.engine.KickPath;
+import dev.cuckoo.engine.PartialKeyHashing;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

@@ -1,7 +1,10 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.file;
 
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.FingerprintStash;
+import dev.cuckoo.engine.TableWords;
 import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
@@ -68,38 +71,13 @@ public final class TablePayload {
   public static final int LEGACY_LAYOUT = 1;
   /** Bytes of the payload before the table's words. */
   public static final int HEADER_BYTES = Integer.BYTES + 3 * Long.BYTES;
-  /** The most longs a table on the heap may take: one Java array, which stops a little below 2^31 elements. */
-  public static final long MAX_HEAP_WORDS = Integer.MAX_VALUE - 8;
-  /**
-   * The most longs a table mapped from a file may take: 2^56, so that its
-   * bit offsets and its length in bytes fit a long with room to spare. File systems stop well
-   * below it; creating a file larger than one allows fails with its {@code IOException}.
-   */
-  public static final long MAX_MAPPED_WORDS = 1L << 56;
 
   private TablePayload() {}
 
-  /**
-   * The refusal of a filter on the heap whose table would be more than one array holds ({@link
-   * #MAX_HEAP_WORDS}), for a spec whose table a file can hold: it names the largest capacity the
-   * heap takes at that shape and how to have the larger filter.
-   *
-   * @param variant the variant
-   * @param capacity the spec's capacity
-   * @param shape the rest of the shape, as {@code fingerprintBits=8 and bucketSize=4}
-   * @param maxHeapCapacity the largest capacity whose table one array holds at that shape
-   * @return the exception to throw
-   */
-  public static IllegalArgumentException tooLargeForHeap(String variant, long capacity, String shape,
-      long maxHeapCapacity) {
-    return ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, variant, "1.." + maxHeapCapacity + " with " + shape
-        + " for a filter on the heap, whose table is one array of at most " + MAX_HEAP_WORDS + " longs; a larger"
-        + " table lives in a file: CuckooFilters.createFile builds it, CuckooFilters.open maps its file");
-  }
 
   /** Writes a table's words in the variant's layout. */
   @FunctionalInterface
-  interface Words {
+  public interface Words {
     /**
      * @param out where to write the table's {@code W} longs
      * @throws IOException if writing fails
@@ -133,7 +111,7 @@ public final class TablePayload {
    * @throws IOException if writing fails
    * @throws IllegalStateException if neither layout's sizing gives that bucket count
    */
-  static void write(PayloadOutput out, long capacity, int slots, int fingerprintBits, int shards, long buckets,
+  public static void write(PayloadOutput out, long capacity, int slots, int fingerprintBits, int shards, long buckets,
       long items, long tableWords, Words words, FingerprintStash stash) throws IOException {
     out.write(state(capacity, slots, fingerprintBits, shards, buckets, items, tableWords, stash));
     words.writeTo(out);
@@ -145,7 +123,7 @@ public final class TablePayload {
    *
    * @throws IllegalStateException if neither sizing gives that bucket count
    */
-  static byte[] state(long capacity, int slots, int fingerprintBits, int shards, long buckets, long items,
+  public static byte[] state(long capacity, int slots, int fingerprintBits, int shards, long buckets, long items,
       long tableWords, FingerprintStash stash) {
     return java.util.Arrays.copyOf(
         FirstPage.image(sizing(capacity, slots, fingerprintBits, shards, buckets), buckets, items, tableWords, stash),
@@ -177,7 +155,7 @@ public final class TablePayload {
    * @param words the table's longs, on the heap
    * @param stash the stash
    */
-  record Contents(long buckets, long items, TableWords words, FingerprintStash stash) {}
+  public record Contents(long buckets, long items, TableWords words, FingerprintStash stash) {}
 
   /**
    * Reads a payload, checking every field against the shape the spec gives before allocating.
@@ -194,7 +172,7 @@ public final class TablePayload {
    *     payload ends early
    * @throws IOException if reading fails
    */
-  static Contents read(PayloadInput in, String variant, long capacity, int slots, int fingerprintBits,
+  public static Contents read(PayloadInput in, String variant, long capacity, int slots, int fingerprintBits,
       int shards, LongUnaryOperator payloadWords) throws IOException {
     Head head = head(in, variant, capacity, slots, fingerprintBits, shards, payloadWords);
     long words = head.tableWords();
@@ -281,7 +259,7 @@ public final class TablePayload {
    * @throws CorruptFilterException if a field is out of range or disagrees with the shape
    * @throws IOException if reading or mapping fails
    */
-  static MappedContents open(MappedPayload payload, String variant, long capacity, int slots,
+  public static MappedContents open(MappedPayload payload, String variant, long capacity, int slots,
       int fingerprintBits, int shards, LongUnaryOperator payloadWords, boolean machine) throws IOException {
     if (payload.length() < STATE_BYTES) {
       throw new CorruptFilterException(variant + " payload of " + payload.length() + " bytes is shorter than its"
@@ -300,7 +278,7 @@ public final class TablePayload {
         variant);
     int sizing = sizing(capacity, slots, fingerprintBits, shards, head.buckets());
     TableFile file = TableFile.open(payload, variant, sizing, head.buckets(), head.tableWords(), machine, false);
-    stash.keepIn(file);
+    stash.keepIn(file::stashChanged);
     return new MappedContents(head.buckets(), head.items(), file.words(), stash, file);
   }
 
@@ -319,13 +297,13 @@ public final class TablePayload {
    * @return the empty fields and stash, and the mapped table
    * @throws IOException if writing or mapping fails
    */
-  static MappedContents create(MappedPayload payload, String variant, long capacity, int slots,
+  public static MappedContents create(MappedPayload payload, String variant, long capacity, int slots,
       int fingerprintBits, int shards, long buckets, long tableWords, boolean machine) throws IOException {
     FingerprintStash stash = new FingerprintStash(FingerprintStash.DEFAULT_SLOTS);
     int sizing = sizing(capacity, slots, fingerprintBits, shards, buckets);
     payload.write(0, java.nio.ByteBuffer.wrap(FirstPage.image(sizing, buckets, 0, tableWords, stash)));
     TableFile file = TableFile.open(payload, variant, sizing, buckets, tableWords, machine, true);
-    stash.keepIn(file);
+    stash.keepIn(file::stashChanged);
     return new MappedContents(buckets, 0, file.words(), stash, file);
   }
 
@@ -383,7 +361,7 @@ public final class TablePayload {
    * @param stash the stash
    * @param file what keeps the file consistent, for the filter
    */
-  record MappedContents(long buckets, long items, TableWords words, FingerprintStash stash, TableFile file) {}
+  public record MappedContents(long buckets, long items, TableWords words, FingerprintStash stash, TableFile file) {}
 
   /**
    * Checks that the items a payload declared are the fingerprints its table and stash hold.
@@ -393,7 +371,7 @@ public final class TablePayload {
    * @param tableOccupied the occupied slots of the table
    * @throws CorruptFilterException if they differ
    */
-  static void requireItems(String variant, Contents contents, long tableOccupied) throws CorruptFilterException {
+  public static void requireItems(String variant, Contents contents, long tableOccupied) throws CorruptFilterException {
     long held = tableOccupied + contents.stash().size();
     if (held != contents.items()) {
       throw new CorruptFilterException(

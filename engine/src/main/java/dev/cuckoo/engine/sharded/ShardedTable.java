@@ -1,4 +1,7 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.sharded;
+
+import dev.cuckoo.engine.CuckooTable;
+import dev.cuckoo.engine.PartialKeyHashing;
 
 /**
  * A table split into S shards of {@code m_s} buckets each, placing keys so that both buckets of
@@ -70,15 +73,6 @@ public final class ShardedTable implements CuckooTable {
     return new ShardedTable(table, shardBuckets * shards, shards, index * shardBuckets, fingerprintBits, tableBytes);
   }
 
-  /**
-   * @param resolved a resolved spec
-   * @return its {@code shards} option, 1 where it has none
-   */
-  public static int shardsOf(dev.cuckoo.FilterSpec resolved) {
-    // No method reference: this runs on the way to a process's first lookup (TablePayload.open)
-    java.util.Optional<String> shards = resolved.option(dev.cuckoo.FilterSpec.SHARDS);
-    return shards.isPresent() ? Integer.parseInt(shards.get()) : 1;
-  }
 
   /** @return the table the buckets lie in */
   public CuckooTable table() {

@@ -1,9 +1,10 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.file;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.cuckoo.engine.TableWords;
 import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
 import java.io.IOException;

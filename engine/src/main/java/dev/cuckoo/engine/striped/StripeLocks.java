@@ -1,4 +1,4 @@
-package dev.cuckoo.engine;
+package dev.cuckoo.engine.striped;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The file of a {@link TableFilter} whose table is mapped from it ({@link TablePayload#open}),
@@ -35,7 +36,7 @@ import java.util.Optional;
  * <p>A force that fails leaves the mark in doubt (the seal may have cleared it or not): the next
  * change marks the file again, and the next force does all its work, whatever it finds.
  */
-public final class TableFile {
+public final class TableFile implements Consumer<FingerprintStash> {
   /** Forced, and not changed since: the file's mark is clear. */
   private static final int CLEAN = 0;
   /** Changed since the last force: the mark is set ({@code durability=process}), or the private copy differs. */
@@ -187,12 +188,14 @@ public final class TableFile {
   }
 
   /**
-   * Writes the stash into the first page, where a writer that dies leaves it: the stash's keeper
-   * ({@link FingerprintStash#keepIn}), told of each change once it is made.
+   * Writes the stash into the first page, where a writer that dies leaves it: the file is its
+   * stash's keeper ({@link FingerprintStash#keepIn}), told of each change once it is made. The file
+   * itself rather than a lambda, for which the first open would spin a class.
    *
    * @param stash the stash, just changed
    */
-  void stashChanged(FingerprintStash stash) {
+  @Override
+  public void accept(FingerprintStash stash) {
     if (machine) {
       return; // the file changes only when a force commits, first page and all
     }

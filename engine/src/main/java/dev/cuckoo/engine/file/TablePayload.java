@@ -278,7 +278,7 @@ public final class TablePayload {
         variant);
     int sizing = sizing(capacity, slots, fingerprintBits, shards, head.buckets());
     TableFile file = TableFile.open(payload, variant, sizing, head.buckets(), head.tableWords(), machine, false);
-    stash.keepIn(file::stashChanged);
+    stash.keepIn(file);
     return new MappedContents(head.buckets(), head.items(), file.words(), stash, file);
   }
 
@@ -303,7 +303,7 @@ public final class TablePayload {
     int sizing = sizing(capacity, slots, fingerprintBits, shards, buckets);
     payload.write(0, java.nio.ByteBuffer.wrap(FirstPage.image(sizing, buckets, 0, tableWords, stash)));
     TableFile file = TableFile.open(payload, variant, sizing, buckets, tableWords, machine, true);
-    stash.keepIn(file::stashChanged);
+    stash.keepIn(file);
     return new MappedContents(buckets, 0, file.words(), stash, file);
   }
 

@@ -1,7 +1,7 @@
 package dev.cuckoo;
 
-import dev.cuckoo.internal.ConfigText;
 import dev.cuckoo.spi.HashStrategy;
+import dev.cuckoo.text.ConfigText;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.cuckoo.internal;
+package dev.cuckoo.text;
 
 import java.math.BigDecimal;
 import java.util.Locale;

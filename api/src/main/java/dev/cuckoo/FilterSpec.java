@@ -1,7 +1,7 @@
 package dev.cuckoo;
 
-import dev.cuckoo.internal.ConfigText;
 import dev.cuckoo.spi.HashStrategy;
+import dev.cuckoo.text.ConfigText;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -77,51 +77,6 @@ public final class FilterSpec {
   /** The common keys, in the order {@link #toString()} writes them. */
   public static final List<String> COMMON_KEYS =
       List.of(CAPACITY, FINGERPRINT_BITS, TARGET_FPP, BUCKET_SIZE, HASH, SEED, MAX_KICKS, CONCURRENCY);
-
-  /*
-   * Names and option values are checked character by character, not by regular expressions:
-   * compiling a pattern costs a fresh JVM milliseconds, and every process's first
-   * CuckooFilters.open parses the file's spec.
-   */
-  /**
-   * @return whether the text is 1 to 64 letters, digits, '.', '_' or '-', its first a letter, or
-   *     a digit if {@code digitFirst}: {@code [A-Za-z0-9][A-Za-z0-9._-]{0,63}} or {@code
-   *     [A-Za-z][A-Za-z0-9._-]{0,63}}
-   */
-  private static boolean isName(String s, boolean digitFirst) {
-    if (s.isEmpty() || s.length() > 64 || !(isLetter(s.charAt(0)) || (digitFirst && isDigit(s.charAt(0))))) {
-      return false;
-    }
-    for (int i = 1; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (!isLetter(c) && !isDigit(c) && c != '.' && c != '_' && c != '-') {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** @return whether the text is {@code [A-Za-z0-9._:+,-]{1,256}} */
-  private static boolean isOptionValue(String s) {
-    if (s.isEmpty() || s.length() > 256) {
-      return false;
-    }
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (!isLetter(c) && !isDigit(c) && ".:_+,-".indexOf(c) < 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean isLetter(char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-  }
-
-  private static boolean isDigit(char c) {
-    return c >= '0' && c <= '9';
-  }
 
   private final String variant;
   // null: not given
@@ -413,7 +368,7 @@ public final class FilterSpec {
 
     private Builder(String variant) {
       Objects.requireNonNull(variant, "variant must not be null");
-      if (!isName(variant, true)) {
+      if (!ConfigText.isName(variant, true)) {
         throw new IllegalArgumentException(
             "variant name '" + variant + "' is not valid: 1 to 64 letters, digits, '.', '_' or"
                 + " '-', starting with a letter or digit");
@@ -489,7 +444,7 @@ public final class FilterSpec {
      */
     public Builder hash(String name) {
       Objects.requireNonNull(name, "hash name must not be null");
-      if (!isName(name, true)) {
+      if (!ConfigText.isName(name, true)) {
         throw new IllegalArgumentException(
             HASH + "=" + name + " is not a valid hash name: 1 to 64 letters, digits, '.', '_' or"
                 + " '-'");
@@ -575,7 +530,7 @@ public final class FilterSpec {
     public Builder option(String name, String value) {
       Objects.requireNonNull(name, "option name must not be null");
       Objects.requireNonNull(value, "value of option '" + name + "' must not be null");
-      if (!isName(name, false)) {
+      if (!ConfigText.isName(name, false)) {
         throw new IllegalArgumentException(
             "key '" + name + "' is not valid: 1 to 64 letters, digits, '.', '_' or '-',"
                 + " starting with a letter");
@@ -588,7 +543,7 @@ public final class FilterSpec {
                   : "unknown key '" + name + "'; did you mean '" + common + "'?");
         }
       }
-      if (!isOptionValue(value)) {
+      if (!ConfigText.isOptionValue(value)) {
         throw new IllegalArgumentException(
             name + "=" + value + " is not a valid option value: 1 to 256 letters, digits and"
                 + " . _ : + , -");

@@ -1,6 +1,6 @@
 package dev.cuckoo;
 
-import dev.cuckoo.internal.Utf8;
+import dev.cuckoo.text.Utf8;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

@@ -5,6 +5,7 @@ import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.HashStrategy;
 import dev.cuckoo.spi.HashStrategyProvider;
 import dev.cuckoo.spi.SpecSchema;
+import dev.cuckoo.text.ClosestName;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;

@@ -2,8 +2,8 @@ package dev.cuckoo.spi;
 
 import dev.cuckoo.Concurrency;
 import dev.cuckoo.FilterSpec;
-import dev.cuckoo.internal.ClosestName;
-import dev.cuckoo.internal.ConfigText;
+import dev.cuckoo.text.ClosestName;
+import dev.cuckoo.text.ConfigText;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

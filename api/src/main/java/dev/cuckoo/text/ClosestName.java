@@ -1,4 +1,4 @@
-package dev.cuckoo.internal;
+package dev.cuckoo.text;
 
 import java.util.Collection;
 import java.util.Locale;

@@ -1,18 +1,19 @@
-package dev.cuckoo.internal;
+package dev.cuckoo.text;
 
 import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The text forms of configuration values, shared by config strings, properties and variant
- * options, so that a number means the same thing wherever it is written. Every failure is an
- * {@link IllegalArgumentException} naming the key and the value.
+ * The text forms of configuration names and values, shared by config strings, properties, the
+ * spec's builder and variant options, so that a name or a number means the same thing wherever
+ * it is written. Every failure is an {@link IllegalArgumentException} naming the key and the
+ * value.
  */
 public final class ConfigText {
   /*
-   * Whole and hex numbers, which every spec holds, are checked character by character; only the
-   * decimal forms, which a targetFpp or a refusal needs, are regular expressions, compiled at
+   * Names, option values, whole and hex numbers, which every spec holds, are checked character by
+   * character; only the decimal forms, which a targetFpp or a refusal needs, are regular expressions, compiled at
    * their first use: compiling a pattern costs a fresh JVM milliseconds, and every process's
    * first CuckooFilters.open parses the file's spec.
    */
@@ -50,6 +51,49 @@ public final class ConfigText {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether the text is a name: of a variant or a hash ({@code digitFirst}), or of an option.
+   *
+   * @param s the text
+   * @param digitFirst whether it may start with a digit
+   * @return whether it is 1 to 64 letters, digits, '.', '_' or '-', its first a letter, or a
+   *     digit if {@code digitFirst}: {@code [A-Za-z0-9][A-Za-z0-9._-]{0,63}} or {@code
+   *     [A-Za-z][A-Za-z0-9._-]{0,63}}
+   */
+  public static boolean isName(String s, boolean digitFirst) {
+    if (s.isEmpty() || s.length() > 64 || !(isLetter(s.charAt(0)) || (digitFirst && isDigit(s.charAt(0))))) {
+      return false;
+    }
+    for (int i = 1; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!isLetter(c) && !isDigit(c) && c != '.' && c != '_' && c != '-') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * @param s the text
+   * @return whether it is an option's value: {@code [A-Za-z0-9._:+,-]{1,256}}
+   */
+  public static boolean isOptionValue(String s) {
+    if (s.isEmpty() || s.length() > 256) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!isLetter(c) && !isDigit(c) && ".:_+,-".indexOf(c) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isLetter(char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
   }
 
   private static boolean isDigit(char c) {

@@ -1,4 +1,4 @@
-package dev.cuckoo.internal;
+package dev.cuckoo.text;
 
 /**
  * The key-encoding rule's UTF-8, exactly as {@code String.getBytes(UTF_8)} writes it (an

@@ -31,8 +31,10 @@ public enum Concurrency {
    */
   STRIPED,
   /**
-   * Every operation thread-safe under one read-write lock: writers one at a time, lookups
-   * together while no writer runs.
+   * Every operation thread-safe under one lock, the same in every variant that takes it:
+   * writers one at a time; lookups take no lock (they check afterwards that no writer ran, and
+   * look up again under the lock's read lock if one did); counts and figures share its read
+   * lock. The lock is not reentrant.
    */
   LOCKED;
 

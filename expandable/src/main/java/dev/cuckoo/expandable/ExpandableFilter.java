@@ -194,8 +194,8 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
 
   // ---------------------------------------------------------------- operations
 
-  @Override
-  protected boolean addHash(long keyHash) {
+  /** {@link #addHash} without a lock, for {@link LockedExpandableFilter} to run under one. */
+  final boolean insert(long keyHash) {
     if (entries >= growAt) {
       grow(); // if it cannot, the table may still have room
     }
@@ -203,6 +203,11 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
       return true;
     }
     return entries >= REFUSAL_GROWTH_LOAD * growAt && grow() && place(keyHash);
+  }
+
+  @Override
+  protected boolean addHash(long keyHash) {
+    return insert(keyHash);
   }
 
   /** Stores the key's entry in the table or, if no kick path frees a slot, the stash. */
@@ -346,19 +351,37 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     memoryLimit = bytes;
   }
 
-  @Override
-  protected boolean mightContainHash(long keyHash) {
+  /**
+   * {@link #mightContainHash} without a lock; safe to run beside a writer, as a lookup of
+   * {@code concurrency=locked} does (its answer is then thrown away, but it must not fail
+   * first): a table's array and its shift are final fields of one object, so a lookup never
+   * pairs an index with an array of another size, and the stash bounds its loop by the arrays
+   * it reads.
+   */
+  final boolean contains(long keyHash) {
     LaneTable t = table;
     return t.containsHash(keyHash) || (stashInUse && stashContains(t, keyHash));
+  }
+
+  @Override
+  protected boolean mightContainHash(long keyHash) {
+    return contains(keyHash);
+  }
+
+  /** {@link #addIfAbsentHash} without a lock. */
+  final boolean insertIfAbsent(long keyHash) {
+    return !contains(keyHash) && insert(keyHash);
   }
 
   final boolean stashContains(LaneTable t, long keyHash) {
     return stash.contains(t, t.bucketIndex(keyHash), t.fingerprint(keyHash));
   }
 
-  /** Removes the matching entry with the most fingerprint bits, from either bucket or the stash. */
-  @Override
-  protected boolean removeHash(long keyHash) {
+  /**
+   * {@link #removeHash} without a lock: removes the matching entry with the most fingerprint
+   * bits, from either bucket or the stash.
+   */
+  final boolean delete(long keyHash) {
     LaneTable t = table;
     long bucket1 = t.bucketIndex(keyHash);
     int pattern1 = t.fingerprint(keyHash);
@@ -394,12 +417,22 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   }
 
   @Override
-  protected long countHash(long keyHash) {
+  protected boolean removeHash(long keyHash) {
+    return delete(keyHash);
+  }
+
+  /** {@link #countHash} without a lock. */
+  final long countOf(long keyHash) {
     LaneTable t = table;
     long bucket1 = t.bucketIndex(keyHash);
     int pattern = t.fingerprint(keyHash);
     long n = t.count(bucket1, t.alternate(bucket1, pattern), pattern);
     return stashInUse ? n + stash.count(t, bucket1, pattern) : n;
+  }
+
+  @Override
+  protected long countHash(long keyHash) {
+    return countOf(keyHash);
   }
 
   @Override

@@ -1,7 +1,7 @@
 /**
  * jcstress tests of the read paths that take no lock: a lookup racing the write that can hide
- * its key for an instant (a kick, a stash spill or reinsert, a doubling, an index rebuild, a
- * replica swap). Every test marks "key not found" FORBIDDEN; its arbiter records whether the
+ * its key for an instant (a kick, a stash spill or reinsert, a doubling, a chain's growth or
+ * compaction, an index rebuild, a replica swap). Every test marks "key not found" FORBIDDEN; its arbiter records whether the
  * write did what the race needs (moved the key, doubled the table...), so that the outcome table
  * shows the race was run. Run inside {@code ./mvnw verify} in a quick mode; see
  * docs/guide/concurrency.md.

@@ -150,8 +150,9 @@ public final class RedisBloomDump {
    *
    * <p>With {@code concurrency=locked} the whole dump runs under the filter's read lock: the
    * chunks are one state of the filter, and writers wait until the sink has taken the last one.
-   * The sink must not write to the filter (it would wait for itself). An exception the sink
-   * throws ends the dump and reaches the caller.
+   * The sink may look keys up in the filter but must not call its other methods: the lock is
+   * not reentrant, so a write, or a read with a writer waiting, would wait for itself. An
+   * exception the sink throws ends the dump and reaches the caller.
    *
    * @param filter a filter of variant {@code scalable} with hash {@code murmur64a}, seed 0
    * @param sink takes each chunk, for example with {@code CF.LOADCHUNK key iterator data}

@@ -1,9 +1,9 @@
 package dev.cuckoo.scalable;
 
-import dev.cuckoo.Concurrency;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.spi.AbstractCuckooFilter;
+import dev.cuckoo.spi.FilterLock;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,10 +11,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
 /**
@@ -49,112 +45,41 @@ import java.util.function.Supplier;
  *
  * <p>Thread safety: with {@code concurrency=none} (the default) a filter is not thread-safe.
  * With {@code concurrency=locked} (kept in its file, so a filter read back is locked again)
- * every method, {@link RedisBloomDump#scanDump} included, takes one read-write lock: writers
- * ({@code add}, {@code addIfAbsent}, {@code remove}, {@code clear}, {@link #compact()}) one at
- * a time under its write lock, everything else (lookups, counts, {@code size}, {@link #info()},
- * {@code writeTo}, which so writes a consistent snapshot) under its read lock, together. A
- * growing chain moves and reallocates sub-filters, which is why even lookups take a lock here.
+ * every method, {@link RedisBloomDump#scanDump} included, is thread-safe under one lock, as in
+ * every variant that takes that mode ({@link FilterLock}): writers ({@code add}, {@code
+ * addIfAbsent}, {@code remove}, {@code clear}, {@link #compact()}, a merge) one at a time under
+ * its write lock; lookups without it, looking up again under its read lock when a writer ran
+ * meanwhile (a lookup reads a growing or compacting chain safely: see {@code
+ * SubFilterChain.contains}); everything else (counts, {@code size}, {@link #info()}, {@code
+ * writeTo}, which so writes a consistent snapshot) under its read lock, together. The lock is
+ * not reentrant.
  */
 public final class ScalableCuckooFilter extends AbstractCuckooFilter {
   private static final double FINGERPRINT_VALUES = 255.0;
 
   private final SubFilterChain chain;
-  /** The read and write locks of {@code concurrency=locked}; with {@code none}, locks that do nothing. */
-  private final Lock readLock;
-  private final Lock writeLock;
+  /** The lock of {@code concurrency=locked}; with {@code none}, a lock that does nothing. */
+  private final FilterLock lock;
 
   ScalableCuckooFilter(FilterSpec resolved, SubFilterChain chain) {
     super(resolved);
     this.chain = Objects.requireNonNull(chain, "chain");
-    if (resolved.concurrency().orElse(Concurrency.NONE) == Concurrency.LOCKED) {
-      ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-      this.readLock = lock.readLock();
-      this.writeLock = lock.writeLock();
-    } else {
-      this.readLock = NoLock.INSTANCE;
-      this.writeLock = NoLock.INSTANCE;
-    }
+    this.lock = FilterLock.of(resolved);
   }
-
-  /*
-   * What a caller asks now and then (a figure, a compaction, a clear) takes its lock in read or
-   * write. The operations on one key take theirs written out, as a merge (this filter's write
-   * lock and the other's read lock) and writeTo (which may throw) do: a lambda there would be
-   * allocated on every add, lookup, count and remove, which allocate nothing.
-   */
 
   /** Runs a read of the chain under the read lock. */
   <R> R read(Supplier<R> action) {
-    readLock.lock();
-    try {
-      return action.get();
-    } finally {
-      readLock.unlock();
-    }
-  }
-
-  /** Runs a change of the chain under the write lock. */
-  private void write(Runnable change) {
-    writeLock.lock();
-    try {
-      change.run();
-    } finally {
-      writeLock.unlock();
-    }
+    return lock.read(action::get);
   }
 
   SubFilterChain chain() {
     return chain;
   }
 
+  /** {@inheritDoc} {@code CF.ADD}, under the write lock. */
   @Override
   protected boolean addHash(long keyHash) {
-    writeLock.lock();
-    try {
-      return chain.insert(keyHash);
-    } finally {
-      writeLock.unlock();
-    }
-  }
-
-  @Override
-  protected boolean addIfAbsentHash(long keyHash) {
-    writeLock.lock();
-    try {
-      return chain.insertIfAbsent(keyHash);
-    } finally {
-      writeLock.unlock();
-    }
-  }
-
-  @Override
-  protected boolean mightContainHash(long keyHash) {
-    readLock.lock();
-    try {
-      return chain.contains(keyHash);
-    } finally {
-      readLock.unlock();
-    }
-  }
-
-  @Override
-  protected boolean removeHash(long keyHash) {
-    writeLock.lock();
-    try {
-      return chain.delete(keyHash);
-    } finally {
-      writeLock.unlock();
-    }
-  }
-
-  @Override
-  protected long countHash(long keyHash) {
-    readLock.lock();
-    try {
-      return chain.count(keyHash);
-    } finally {
-      readLock.unlock();
-    }
+    return lock.write(chain, keyHash, SubFilterChain::insert);
   }
 
   /**
@@ -193,12 +118,13 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
           + ": scalable filters merge only with the same capacity, bucketSize and expansion, so that their "
           + "sub-filters have one size index for index");
     }
-    writeLock.lock();
-    try {
-      return that.read(() -> ChainMerge.merge(chain, that.chain, what));
-    } finally {
-      writeLock.unlock();
-    }
+    return lock.change(() -> that.read(() -> ChainMerge.merge(chain, that.chain, what)));
+  }
+
+  /** {@inheritDoc} {@code CF.ADDNX}, under the write lock. */
+  @Override
+  protected boolean addIfAbsentHash(long keyHash) {
+    return lock.write(chain, keyHash, SubFilterChain::insertIfAbsent);
   }
 
   /**
@@ -209,7 +135,20 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
    * chain's memory change.
    */
   public void compact() {
-    write(() -> chain.compact(true));
+    lock.change(() -> {
+      chain.compact(true);
+      return null;
+    });
+  }
+
+  /**
+   * {@inheritDoc} {@code CF.DEL}, under the write lock; it compacts the chain as {@link
+   * #compact} does, stopping at the first sub-filter it cannot empty, once deletes since the
+   * last compaction exceed a tenth of the items.
+   */
+  @Override
+  protected boolean removeHash(long keyHash) {
+    return lock.write(chain, keyHash, SubFilterChain::delete);
   }
 
   /** @return the sub-filters in the chain, 1..32 ({@code CF.INFO}'s "Number of filters") */
@@ -245,6 +184,12 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
     return chain.expansion();
   }
 
+  /** {@inheritDoc} {@code CF.EXISTS}, without the lock unless a writer ran meanwhile. */
+  @Override
+  protected boolean mightContainHash(long keyHash) {
+    return lock.lookup(chain, keyHash, SubFilterChain::contains);
+  }
+
   /**
    * The {@code CF.INFO} reply, field for field.
    *
@@ -267,6 +212,12 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
       info.put("Max iterations", (long) chain.maxIterations());
       return Collections.unmodifiableMap(info);
     });
+  }
+
+  /** {@inheritDoc} {@code CF.COUNT}, under the read lock. */
+  @Override
+  protected long countHash(long keyHash) {
+    return lock.count(chain, keyHash, SubFilterChain::count);
   }
 
   @Override
@@ -329,18 +280,19 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
 
   @Override
   public void clear() {
-    write(chain::clear);
+    lock.change(() -> {
+      chain.clear();
+      return null;
+    });
   }
 
   /** {@inheritDoc} With {@code concurrency=locked}, under the read lock: a consistent snapshot. */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    readLock.lock();
-    try {
+    lock.read(() -> {
       super.writeTo(out);
-    } finally {
-      readLock.unlock();
-    }
+      return null;
+    });
   }
 
   @Override
@@ -353,34 +305,5 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
   protected void writePayload(PayloadOutput out) throws IOException {
     out.write(DumpHeader.of(chain).encode());
     ChainDump.write(chain, out);
-  }
-
-  /** The lock of {@code concurrency=none}: taking it does nothing. */
-  private static final class NoLock implements Lock {
-    static final NoLock INSTANCE = new NoLock();
-
-    @Override
-    public void lock() {}
-
-    @Override
-    public void lockInterruptibly() {}
-
-    @Override
-    public boolean tryLock() {
-      return true;
-    }
-
-    @Override
-    public boolean tryLock(long time, TimeUnit unit) {
-      return true;
-    }
-
-    @Override
-    public void unlock() {}
-
-    @Override
-    public Condition newCondition() {
-      throw new UnsupportedOperationException("a filter with concurrency=none has no lock");
-    }
   }
 }

@@ -225,7 +225,13 @@ final class SubFilterChain {
     memoryLimit = bytes;
   }
 
-  /** CF.EXISTS. */
+  /**
+   * CF.EXISTS; safe to run beside a writer, as a lookup of {@code concurrency=locked} does (its
+   * answer is then thrown away, but it must not fail first): the sub-filters array never changes
+   * length, {@code count} never exceeds it, and a slot that a growth, compaction or clear is
+   * filling or emptying may read as null. A sub-filter's tables are final fields, so it never
+   * pairs a bucket index with another size's pages.
+   */
   boolean contains(long hash) {
     return contains(hash, fingerprint(hash));
   }
@@ -234,7 +240,8 @@ final class SubFilterChain {
     long h2 = SubFilter.alternate(hash, fp);
     byte b = (byte) fp;
     for (int i = 0; i < count; i++) {
-      if (filters[i].contains(hash, h2, b)) {
+      SubFilter s = filters[i];
+      if (s != null && s.contains(hash, h2, b)) {
         return true;
       }
     }

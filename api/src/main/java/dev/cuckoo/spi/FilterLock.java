@@ -177,6 +177,19 @@ public final class FilterLock {
     return run(true, change);
   }
 
+  /**
+   * Runs a change of the whole filter that answers nothing under the write lock: a clear, a
+   * compaction.
+   *
+   * @param change the change
+   */
+  public void change(Runnable change) {
+    run(true, () -> {
+      change.run();
+      return null;
+    });
+  }
+
   private <F> boolean test(boolean exclusive, F filter, long keyHash, KeyTest<? super F> op) {
     long stamp = enter(exclusive);
     try {

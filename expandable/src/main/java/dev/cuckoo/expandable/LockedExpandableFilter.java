@@ -51,10 +51,7 @@ final class LockedExpandableFilter extends ExpandableFilter {
 
   @Override
   public void clear() {
-    lock.change(() -> {
-      super.clear();
-      return null;
-    });
+    lock.change(super::clear);
   }
 
   @Override

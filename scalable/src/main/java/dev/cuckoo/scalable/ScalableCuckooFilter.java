@@ -135,10 +135,7 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
    * chain's memory change.
    */
   public void compact() {
-    lock.change(() -> {
-      chain.compact(true);
-      return null;
-    });
+    lock.change(() -> chain.compact(true));
   }
 
   /**
@@ -280,10 +277,7 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
 
   @Override
   public void clear() {
-    lock.change(() -> {
-      chain.clear();
-      return null;
-    });
+    lock.change(chain::clear);
   }
 
   /** {@inheritDoc} With {@code concurrency=locked}, under the read lock: a consistent snapshot. */

@@ -110,9 +110,12 @@ public final class EnvelopePayloadOutput extends OutputStream implements Payload
 
   @Override
   public void writeShort(int v) throws IOException {
-    room(2);
-    buf[pos++] = (byte) (v >>> 8);
-    buf[pos++] = (byte) v;
+    put(v, Short.BYTES);
+  }
+
+  @Override
+  public void writeInt(int v) throws IOException {
+    put(v, Integer.BYTES);
   }
 
   @Override
@@ -121,19 +124,18 @@ public final class EnvelopePayloadOutput extends OutputStream implements Payload
   }
 
   @Override
-  public void writeInt(int v) throws IOException {
-    room(4);
-    buf[pos++] = (byte) (v >>> 24);
-    buf[pos++] = (byte) (v >>> 16);
-    buf[pos++] = (byte) (v >>> 8);
-    buf[pos++] = (byte) v;
-  }
-
-  @Override
   public void writeLong(long v) throws IOException {
     room(8);
     LONG_BE.set(buf, pos, v);
     pos += 8;
+  }
+
+  /** Writes the low {@code bytes} bytes of {@code v}, big-endian, as {@link java.io.DataOutput} does. */
+  private void put(int v, int bytes) throws IOException {
+    room(bytes);
+    for (int shift = 8 * (bytes - 1); shift >= 0; shift -= 8) {
+      buf[pos++] = (byte) (v >>> shift);
+    }
   }
 
   @Override

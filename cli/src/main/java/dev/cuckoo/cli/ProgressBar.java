@@ -2,6 +2,7 @@ package dev.cuckoo.cli;
 
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * One status line on standard error, redrawn in place: a bar and the share of the input read,
@@ -16,9 +17,9 @@ final class ProgressBar {
   private static final long EVERY_NANOS = 200_000_000L;
   private static final int BAR_WIDTH = 24;
 
+  /** Where to draw; {@code null} for a bar that never draws. */
   private final PrintWriter err;
   private final long totalBytes;
-  private final boolean enabled;
   /** For a bar that shows the time spent on one call the command cannot follow, what it is doing; else null. */
   private final String doing;
   private long startNanos = System.nanoTime();
@@ -26,10 +27,9 @@ final class ProgressBar {
   private int drawnWidth;
   private Thread ticker;
 
-  private ProgressBar(PrintWriter err, long totalBytes, boolean enabled, String doing) {
+  private ProgressBar(PrintWriter err, long totalBytes, String doing) {
     this.err = err;
     this.totalBytes = totalBytes;
-    this.enabled = enabled;
     this.doing = doing;
   }
 
@@ -55,12 +55,12 @@ final class ProgressBar {
    * @return the bar
    */
   static ProgressBar elapsed(PrintWriter err, String doing) {
-    return new ProgressBar(err, -1, true, doing);
+    return new ProgressBar(Objects.requireNonNull(err, "err"), -1, doing);
   }
 
   /** Starts redrawing an {@link #elapsed} bar on a thread of its own; does nothing for others. */
   void start() {
-    if (!enabled || doing == null) {
+    if (err == null || doing == null) {
       return;
     }
     startNanos = System.nanoTime();
@@ -98,12 +98,12 @@ final class ProgressBar {
    * @return a bar that draws
    */
   static ProgressBar on(PrintWriter err, long totalBytes) {
-    return new ProgressBar(err, totalBytes, true, null);
+    return new ProgressBar(Objects.requireNonNull(err, "err"), totalBytes, null);
   }
 
   /** @return a bar that never draws */
   static ProgressBar off() {
-    return new ProgressBar(null, -1, false, null);
+    return new ProgressBar(null, -1, null);
   }
 
   /**
@@ -113,7 +113,7 @@ final class ProgressBar {
    * @param bytes bytes read so far
    */
   void update(long keys, long bytes) {
-    if (!enabled) {
+    if (err == null) {
       return;
     }
     long now = System.nanoTime();
@@ -126,7 +126,7 @@ final class ProgressBar {
 
   /** Stops redrawing and erases the line, if one was drawn, so that what follows starts on a clean line. */
   void finish() {
-    if (!enabled) {
+    if (err == null) {
       return;
     }
     Thread t = ticker;

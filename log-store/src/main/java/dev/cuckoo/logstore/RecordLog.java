@@ -84,11 +84,12 @@ final class RecordLog implements AutoCloseable {
   private MappedByteBuffer[] segments = new MappedByteBuffer[0];
   private long mappedEnd;
 
-  private RecordLog(Path file, FileChannel channel, long written, boolean readOnly) {
+  /** A log whose records, as far as the channel knows, end where the file does. */
+  private RecordLog(Path file, FileChannel channel, boolean readOnly) throws IOException {
     this.file = file;
     this.channel = channel;
-    this.written = written;
     this.readOnly = readOnly;
+    this.written = channel.size();
   }
 
   /**
@@ -107,11 +108,11 @@ final class RecordLog implements AutoCloseable {
         c.write(header);
       }
       c.force(true);
+      return new RecordLog(file, c, false);
     } catch (IOException | RuntimeException e) {
       c.close();
       throw e;
     }
-    return new RecordLog(file, c, FILE_HEADER_BYTES, false);
   }
 
   /**
@@ -140,7 +141,7 @@ final class RecordLog implements AutoCloseable {
       if (version != VERSION) {
         throw new IOException(file + " is a log of format version " + version + "; this library reads version " + VERSION);
       }
-      return new RecordLog(file, c, c.size(), readOnly);
+      return new RecordLog(file, c, readOnly);
     } catch (IOException | RuntimeException e) {
       c.close();
       throw e;

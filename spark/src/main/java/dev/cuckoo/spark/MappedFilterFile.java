@@ -31,15 +31,30 @@ final class MappedFilterFile implements ExecutorFilter {
   private static final Map<String, MappedFilter> OPEN = new ConcurrentHashMap<>();
 
   private final HadoopPath file;
-  private final long length;
-  private final long modified;
-  private final int checksum;
+  /** The file as the driver found it. */
+  private final Stamp noted;
 
-  private MappedFilterFile(HadoopPath file, long length, long modified, int checksum) {
+  private MappedFilterFile(HadoopPath file, Stamp noted) {
     this.file = file;
-    this.length = length;
-    this.modified = modified;
-    this.checksum = checksum;
+    this.noted = noted;
+  }
+
+  /**
+   * What tells one version of a file from another: its length, modification time and last 4
+   * bytes (a filter file's CRC32C of all before them; 0 for a file shorter than 4 bytes).
+   */
+  private record Stamp(long length, long modified, int checksum) implements java.io.Serializable {
+    static Stamp of(FileSystem fs, Path path, FileStatus status) throws IOException {
+      long length = status.getLen();
+      int checksum = 0;
+      if (length >= 4) {
+        try (FSDataInputStream in = fs.open(path)) {
+          in.seek(length - 4);
+          checksum = in.readInt();
+        }
+      }
+      return new Stamp(length, status.getModificationTime(), checksum);
+    }
   }
 
   /**
@@ -64,7 +79,7 @@ final class MappedFilterFile implements ExecutorFilter {
               + " broadcasts it");
         }
       }
-      return new MappedFilterFile(file, status.getLen(), status.getModificationTime(), tail(fs, path, status.getLen()));
+      return new MappedFilterFile(file, Stamp.of(fs, path, status));
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the filter file " + path + ": " + e.getMessage(), e);
     }
@@ -76,31 +91,20 @@ final class MappedFilterFile implements ExecutorFilter {
     try {
       FileSystem fs = file.fileSystem();
       FileStatus status = fs.getFileStatus(path);
-      if (status.getLen() != length || status.getModificationTime() != modified
-          || tail(fs, path, length) != checksum) {
+      if (status.getLen() != noted.length() || status.getModificationTime() != noted.modified()
+          || !Stamp.of(fs, path, status).equals(noted)) {
         throw new IllegalStateException("the filter file " + path + " changed after the lookup column was made:"
             + " make the column (or plan the Dataset) again to use the new file");
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the filter file " + path, e);
     }
-    return OPEN.computeIfAbsent(path + "@" + length + "@" + modified + "@" + checksum, k -> open());
+    return OPEN.computeIfAbsent(path + "@" + noted.length() + "@" + noted.modified() + "@" + noted.checksum(), k -> open());
   }
 
   @Override
   public String toString() {
     return "filter file " + file.path();
-  }
-
-  /** The file's last 4 bytes: a filter file's CRC32C of all before them. */
-  private static int tail(FileSystem fs, Path path, long length) throws IOException {
-    if (length < 4) {
-      return 0;
-    }
-    try (FSDataInputStream in = fs.open(path)) {
-      in.seek(length - 4);
-      return in.readInt();
-    }
   }
 
   private MappedFilter open() {

@@ -7,7 +7,8 @@ import dev.cuckoo.testkit.CuckooFilterContractTest;
 /**
  * The API's contract kit for a table-based variant (one whose provider extends {@code
  * TableProvider}), with what every such variant promises alike: a subclass names its variant and
- * its configs, and nothing else that the engine decides.
+ * its configs, and nothing else that the engine decides. {@link TableVariantContractTest} runs it
+ * on the heap and in mapped files.
  */
 public abstract class TableFilterContractTest extends CuckooFilterContractTest {
 

@@ -21,14 +21,4 @@ public abstract class TableFilterContractTest extends CuckooFilterContractTest {
   protected boolean guaranteesCapacity(FilterSpec spec) {
     return spec.maxKicks().getAsInt() >= CuckooSizing.MIN_KICKS;
   }
-
-  /**
-   * @param i the index of a config in a subclass's list
-   * @return a capacity from 1,500 to 5,997 that cycles with {@code i}: not a multiple of anything
-   *     in particular, so that bucket counts are odd multiples of small numbers and tables end
-   *     in the middle of a word
-   */
-  protected static long spreadCapacity(int i) {
-    return 1_500 + 1_499L * (i % 4);
-  }
 }

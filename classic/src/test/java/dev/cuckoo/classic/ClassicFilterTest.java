@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * What classic filters promise beyond the contract kit (which also checks their false-positive
  * rate and allocations): the paper's load at the first refusal and the memory per item, the
  * capacity guarantee across shapes and capacities, the stash, the lookup class per shape, and the
- * one-array limit.
+ * one-array limit, whole and in shards.
  */
 class ClassicFilterTest {
 
@@ -183,6 +183,26 @@ class ClassicFilterTest {
     assertTrue(words8 <= BucketTable.MAX_WORDS && words8 > BucketTable.MAX_WORDS - 64, words8 + " words");
     assertTrue(ClassicProvider.maxCapacity(8, 4) > 30_000_000_000L);
     assertTrue(ClassicProvider.maxCapacity(1, 32) > 2_000_000_000L);
+  }
+
+  /** Shards are sized with slack: a capacity one unsharded array holds may not fit in shards. */
+  @Test
+  void aShardedTableTooLargeForOneArrayIsRefusedOnTheHeapNamingFiles() {
+    long max = ClassicProvider.maxCapacity(4, 32);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.create("classic?fingerprintBits=32&capacity=" + max + "&shards=3"));
+    assertTrue(e.getMessage().contains("3 shards") && e.getMessage().contains("createFile"), e.getMessage());
+  }
+
+  /** The joined file may be past any array; each shard is built on one heap. */
+  @Test
+  void aShardLargerThanOneArrayIsRefusedNamingAShardCountThatFits() {
+    long max = ClassicProvider.maxCapacity(4, 32);
+    String config = "classic?fingerprintBits=32&capacity=" + 3 * max + "&shards=2";
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.createShard(config, 0));
+    assertTrue(e.getMessage().contains("shards=4 or more"), e.getMessage());
+    assertEquals(2, CuckooFilters.keyHasher(config).shards(), "the spec itself is valid: a file holds it");
   }
 
   /** The capacity bound the schema holds is written out, so that no process searches for it as it starts. */

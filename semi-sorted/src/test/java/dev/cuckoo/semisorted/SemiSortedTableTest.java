@@ -1,12 +1,22 @@
 package dev.cuckoo.semisorted;
 
+import static dev.cuckoo.engine.testkit.TablePayloadContractTest.HEADER_BYTES;
+import static dev.cuckoo.engine.testkit.TablePayloadContractTest.LAYOUT;
+import static dev.cuckoo.testkit.ForgedFiles.file;
+import static dev.cuckoo.testkit.ForgedFiles.rejected;
+import static dev.cuckoo.testkit.ForgedFiles.tablePayload;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.CuckooFilters;
+import dev.cuckoo.engine.CuckooSizing;
+import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.testkit.TestSeed;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,7 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The table at every width from 5 to 32: every code stored and searched, bucket operations
- * against a model, packing across word boundaries, and the documented bit layout.
+ * against a model, packing across word boundaries, the documented bit layout, and files whose
+ * buckets are not the encoding of their fingerprints.
  */
 class SemiSortedTableTest {
 
@@ -238,5 +249,31 @@ class SemiSortedTableTest {
     assertFalse(t.isCanonical(0));
     t.words().set(0, 1L << 36 | 2L << 48);
     assertTrue(t.isCanonical(0));
+  }
+
+  /**
+   * A file whose bucket is not the one encoding of its fingerprints, which lookups would index
+   * past the codec's tables with, is rejected; the canonical bucket reads back as the
+   * fingerprint it encodes.
+   */
+  @Test
+  void bucketsThatAreNotTheEncodingOfTheirFingerprintsAreRejected() throws IOException {
+    String small = SemiSortedContractTest.SMALL;
+    long buckets = CuckooSizing.bucketCount(1010, 4, 13);
+    int words = (int) SemiSortedTable.payloadWords(buckets, 13);
+    long length = HEADER_BYTES + words * 8L + 4;
+    long[] table = SemiSortedContractTest.oneFingerprint(words);
+    // A code past the last of the 3876 (which lookups would index the codec's tables with), and
+    // a bucket whose slots are out of order (nibbles 0, 0, 0, 0 with high parts 2, 1, 0, 0).
+    long[] badCode = table.clone();
+    badCode[1] = SemiSortCodec.CODES << 16; // bucket 1 starts at bit 48
+    assertTrue(rejected(file(small, length, tablePayload(LAYOUT, buckets, 1, words, badCode, 0))).getMessage().contains("bucket 1 "));
+    long[] unsorted = table.clone();
+    unsorted[0] = 2L << 12 | 1L << 21;
+    assertTrue(rejected(file(small, length, tablePayload(LAYOUT, buckets, 2, words, unsorted, 0))).getMessage().contains("bucket 0 "));
+    TableFilter f = (TableFilter) CuckooFilters.read(
+        new ByteArrayInputStream(file(small, length, tablePayload(LAYOUT, buckets, 1, words, table, 0))));
+    assertEquals(1, ((SemiSortedTable) f.table()).occupied(0));
+    assertEquals(0x1FF5, f.table().entryAt(0, 3));
   }
 }

@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * capacities and seeds: built for {@code n} keys, a filter takes {@code n} distinct keys without
  * refusing one (the stash may hold the tail; a lookup then finds every key), and from 20,000 keys
  * up its whole memory ({@code sizeInBytes()}, the table, the alternate offsets and the stash) is
- * at most {@link #bitsPerKeyBound} bits per key. A variant's test subclasses it.
+ * at most {@link #bitsPerKeyBound} bits per key. {@link TableVariantContractTest} runs it for a
+ * variant.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class CapacityPromiseContractTest {

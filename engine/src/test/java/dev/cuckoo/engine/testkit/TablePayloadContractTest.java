@@ -23,16 +23,15 @@ import org.junit.jupiter.api.Test;
 /**
  * Files of a variant whose payload is the engine's {@link TablePayload}, well formed, checksum
  * and all, but lying: each must be rejected with {@link CorruptFilterException}, and none may
- * make the reader allocate what it claims. A variant's test subclasses it and says how large its
- * tables are and what one holding a single fingerprint looks like; the suite does the rest (the
- * pattern of the contract test kit).
+ * make the reader allocate what it claims. A subclass says how large the variant's tables are and
+ * what one holding a single fingerprint looks like; the suite does the rest (the pattern of the
+ * contract test kit). {@link TableVariantContractTest} runs it for a variant.
  */
 public abstract class TablePayloadContractTest {
-  /** The payload layout of format version 2, which forged files of the suite and its subclasses use. */
-  protected static final int LAYOUT = TablePayload.LAYOUT;
+  /** The payload layout of format version 2, which forged files of the suite and of a variant's own tests use. */
+  public static final int LAYOUT = TablePayload.LAYOUT;
   /** Bytes of a version-2 payload before the table's words. */
-  protected static final int HEADER_BYTES = TablePayload.HEADER_BYTES;
-
+  public static final int HEADER_BYTES = TablePayload.HEADER_BYTES;
 
   /**
    * @param spec a resolved spec of the variant

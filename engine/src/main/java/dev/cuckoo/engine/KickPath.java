@@ -1,18 +1,21 @@
 package dev.cuckoo.engine;
 
 /**
- * The kick loop of cuckoo insertion, walked before it is made: places an entry (a fingerprint
+ * The kick loop of cuckoo insertion, searched before it is made: places an entry (a fingerprint
  * and any value beside it, see {@link CuckooTable}) whose two candidate buckets are full by
- * moving other entries to their other buckets. The random walk of Fan et al. is played out on
- * a record of the slots it touches, changing nothing; a walk that finds a free slot within
- * {@link #maxKicks()} steps is then made, from its free end backwards, each entry stored in its
- * new slot before its old slot is overwritten, so that every stored entry is in one of its
- * buckets at every instant: a process that dies between any two stores loses nothing (a cut
- * leaves at most one duplicate). A walk that gives up leaves the table as it was.
+ * moving other entries to their other buckets. The search (moves aside, then the random walk of
+ * Fan et al.) is played out on a record of the slots it touches, writing nothing until it finds
+ * a free slot within {@link #maxKicks()} steps; the path is then made from that free end
+ * backwards, each entry stored in its new slot before its old slot is overwritten, so that every
+ * stored entry is in one of its buckets at every instant: a process that dies between any two
+ * stores loses nothing (a cut leaves at most one duplicate). A search that gives up leaves the
+ * table as it was.
  *
- * <p>One instance serves one table; it holds the record of the walk in progress (preallocated,
- * so {@link #relocate} allocates nothing) and the state of its random choices, seeded for
- * reproducible runs. Not thread-safe.
+ * <p>The same record, search and moves serve a table that one thread writes ({@link #relocate})
+ * and one that other threads write at the same time ({@link #freeSlot}, through a view of the
+ * table whose every read and write holds its bucket's lock). An instance holds the record of the
+ * path in progress (preallocated, so neither allocates) and the state of its random choices,
+ * seeded for reproducible runs. Not thread-safe: one instance per thread.
  */
 public final class KickPath {
 
@@ -51,7 +54,20 @@ public final class KickPath {
    * and back are left where they were: every one of them is in one of its buckets already. A
    * slot is rewritten by value (CuckooTable.replace), so a table that re-encodes a bucket on
    * every write (semi-sorting) moves its entries alike. Every move stores the entry as its new
-   * bucket stores it (CuckooTable.movedEntry).
+   * bucket stores it (CuckooTable.movedEntry). The searches aside use the same record, one or two
+   * slots long, and end the same way, in a store to the free slot.
+   *
+   * libcuckoo runs one search and one move over a locked or an unlocked table (its TABLE_MODE),
+   * and so does this class: the striped store hands freeSlot a view of its table whose reads and
+   * writes each hold the bucket's stripe lock. Only the moves differ. Alone with its table, a
+   * path rewrites each touched slot once, the store that ends one move starting the next. Where
+   * another writer may come between two writes, each move is a store into the new bucket and then
+   * a removal from the old one, as in [2], and each checks what the search saw: a removal that
+   * finds the entry gone (another writer took or moved it) takes back the copy just stored, a
+   * store that finds the bucket full gives up, and either way every entry is in one of its
+   * buckets, each move made having moved one entry to its other bucket. A slot the search read
+   * empty means the bucket has room now, so the caller tries again. The slot the new entry takes
+   * in thought is left free; the caller stores the entry under the locks of both its buckets.
    *
    * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
    *     Better Than Bloom", CoNEXT 2014.
@@ -77,6 +93,9 @@ public final class KickPath {
   /** The walk each entry of the index belongs to: a new walk empties it by moving on. */
   private final int[] indexWalk;
   private int walk;
+  /** Where the search stored the entry that leaves the path's first slot, and that entry. */
+  private long freeBucket;
+  private long freeEntry;
   private long random;
 
   /** {@link #cameFrom} of the entry the walk places. */
@@ -115,7 +134,7 @@ public final class KickPath {
    * and made only if it ends in a free slot. On failure nothing was written. With {@code
    * maxKicks} 0 it fails at once.
    *
-   * @param table the table
+   * @param table the table, which no other thread writes meanwhile
    * @param bucket1 one candidate bucket of the entry
    * @param bucket2 the other, {@code table.alternate(bucket1, table.fingerprintOf(entry))}
    * @param entry the non-zero entry to place, as {@code bucket1} stores it
@@ -123,16 +142,79 @@ public final class KickPath {
    *     place in its other bucket); {@code false} if the table is unchanged
    */
   public boolean relocate(CuckooTable table, long bucket1, long bucket2, long entry) {
+    return kick(table, bucket1, bucket2, entry, false) == MADE;
+  }
+
+  /**
+   * Frees a slot for an entry whose two candidate buckets were both full when last read, in a
+   * table that other threads write at the same time: the search of {@link #relocate}, then the
+   * path made one checked move at a time (a store into the new bucket, then a removal from the
+   * old), leaving the slot at its end for the caller to fill. A path another writer changed stops
+   * where a move finds the change, every entry then in one of its buckets.
+   *
+   * @param table the table, each of whose {@code entryAt}, {@code insert} and {@code remove}
+   *     calls is atomic (made under the lock of the bucket's stripe, say); the kick path calls no
+   *     other method that reads or writes slots
+   * @param bucket1 one candidate bucket of the entry
+   * @param bucket2 the other, {@code table.alternate(bucket1, table.fingerprintOf(entry))}
+   * @param entry the non-zero entry to make room for, as {@code bucket1} stores it (a path may
+   *     move it to its other bucket in thought, and then frees a slot there)
+   * @return {@code false} if no path was found within {@link #maxKicks()} steps; {@code true}
+   *     if one was made or another writer spoilt it, so that trying again may succeed
+   */
+  public boolean freeSlot(CuckooTable table, long bucket1, long bucket2, long entry) {
+    return kick(table, bucket1, bucket2, entry, true) != NO_PATH;
+  }
+
+  /** {@link #kick}: the path was made. */
+  private static final int MADE = 1;
+  /** {@link #kick}: another writer changed the path (or freed a slot) before all of it was made. */
+  private static final int SPOILT = 0;
+  /** {@link #kick} and the searches: no path. */
+  private static final int NO_PATH = -1;
+  /** The searches: a slot read empty, so its bucket has room now (only where others write). */
+  private static final int ROOM = -2;
+
+  /**
+   * Searches for a path and makes it: with {@code shared} as {@link #freeSlot} does, else as
+   * {@link #relocate} does.
+   *
+   * @return {@link #MADE}, {@link #SPOILT} or {@link #NO_PATH}
+   */
+  private int kick(CuckooTable table, long bucket1, long bucket2, long entry, boolean shared) {
     if (maxKicks == 0) {
-      return false;
+      return NO_PATH;
     }
     long inBucket2 = table.movedEntry(entry);
-    if (moveAside(table, bucket1, entry) || moveAside(table, bucket2, inBucket2)) {
-      return true;
+    boolean slotsStay = true; // the searches aside write no bucket twice
+    int lastFrom = moveAside(table, bucket1, entry);
+    if (lastFrom == NO_PATH) {
+      lastFrom = moveAside(table, bucket2, inBucket2);
     }
-    if (maxKicks >= 2 && (moveTwoAside(table, bucket1, entry) || moveTwoAside(table, bucket2, inBucket2))) {
-      return true;
+    if (lastFrom == NO_PATH && maxKicks >= 2) {
+      lastFrom = moveTwoAside(table, bucket1, entry);
+      if (lastFrom == NO_PATH) {
+        lastFrom = moveTwoAside(table, bucket2, inBucket2);
+      }
     }
+    if (lastFrom == NO_PATH) {
+      lastFrom = walk(table, bucket1, bucket2, entry, inBucket2);
+      slotsStay = table.isolatesSlotWrites();
+    }
+    if (lastFrom < 0) {
+      return lastFrom == ROOM ? SPOILT : NO_PATH;
+    }
+    return move(table, lastFrom, shared, slotsStay);
+  }
+
+  /**
+   * The random walk: evicts along a random path, played out on the record, until an evicted
+   * entry finds room in its other bucket, where it is stored.
+   *
+   * @return the touched index the entry stored in the free slot came from, or {@link #NO_PATH}
+   *     or {@link #ROOM}
+   */
+  private int walk(CuckooTable table, long bucket1, long bucket2, long entry, long inBucket2) {
     int slots = table.slotsPerBucket();
     boolean first = (next() & 1) == 0;
     long bucket = first ? bucket1 : bucket2;
@@ -143,6 +225,9 @@ public final class KickPath {
       int slot = (int) PartialKeyHashing.reduce(next(), slots);
       int t = touch(table, bucket, slot, slots);
       long evicted = now[t];
+      if (evicted == 0) {
+        return ROOM; // another writer emptied the slot since its bucket was found full
+      }
       int evictedFrom = cameFrom[t];
       now[t] = homeless;
       cameFrom[t] = homelessFrom;
@@ -152,11 +237,11 @@ public final class KickPath {
       // A slot the walk touched is never free, so a bucket with room in the table has room in
       // the walk too: storing there is the walk's first move.
       if (table.insert(bucket, homeless)) {
-        makeWalk(table, homelessFrom, table.isolatesSlotWrites());
-        return true;
+        freeEnd(bucket, homeless);
+        return homelessFrom;
       }
     }
-    return false; // nothing was written
+    return NO_PATH; // nothing was written
   }
 
   private void startWalk() {
@@ -217,66 +302,132 @@ public final class KickPath {
     }
   }
 
+  /** Records where the search stored the entry that leaves the path's first slot. */
+  private void freeEnd(long bucket, long entry) {
+    freeBucket = bucket;
+    freeEntry = entry;
+  }
+
+  /** @return whether an entry of the bucket was stored in its other bucket, the path's free end */
+  private boolean storedInOther(CuckooTable table, long bucket, long resident) {
+    long other = table.alternate(bucket, table.fingerprintOf(resident));
+    long moved = table.movedEntry(resident);
+    if (table.insert(other, moved)) {
+      freeEnd(other, moved);
+      return true;
+    }
+    return false;
+  }
+
+  /** Records the search's touch of a slot it found full: its entry goes, {@code entry} comes from {@code from}. */
+  private void record(int t, long bucket, int slot, long resident, long entry, int from) {
+    touchedBucket[t] = bucket;
+    touchedSlot[t] = slot;
+    held[t] = resident;
+    now[t] = entry;
+    cameFrom[t] = from;
+  }
+
   /**
-   * Makes the rest of a walk whose last entry evicted is stored in the free slot: each slot the
-   * entry now stored came from takes its own, back to the new entry's.
+   * Makes a path, the rest after its first store, back from the free end along where each entry
+   * came from. Alone ({@code shared} false), each touched slot is overwritten by its new entry, a
+   * store that finishes one move and starts the next. Shared, each touched slot's entry, whose
+   * copy was just stored further on, is taken out, and then the slot's bucket takes its new
+   * entry, short of the new entry itself: two checked writes, between which another writer may
+   * come.
+   *
+   * @param slotsStay alone, whether every slot still holds what the search read (no bucket of
+   *     the path was written twice, or the table writes slots in place): then a slot is written
+   *     by its number, else by value, as the bucket may have re-sorted its slots
+   * @return {@link #MADE} or {@link #SPOILT}
    */
-  private void makeWalk(CuckooTable table, int lastFrom, boolean slotsStay) {
-    java.lang.invoke.VarHandle.storeStoreFence(); // stored before the entry's old slot is overwritten
+  private int move(CuckooTable table, int lastFrom, boolean shared, boolean slotsStay) {
+    java.lang.invoke.VarHandle.storeStoreFence(); // stored before it leaves its old slot
+    long storedBucket = freeBucket;
+    long stored = freeEntry;
     for (int t = lastFrom, steps = 0; t != NEW; t = cameFrom[t]) {
       if (++steps > touched) {
         throw new IllegalStateException("a kick path's moves do not lead back to the entry it placed");
       }
-      if (slotsStay) {
-        table.evict(touchedBucket[t], touchedSlot[t], now[t]); // a slot write touches no other slot
+      long bucket = touchedBucket[t];
+      if (!shared) {
+        if (slotsStay) {
+          table.evict(bucket, touchedSlot[t], now[t]);
+        } else {
+          table.replace(bucket, held[t], now[t]);
+        }
+      } else if (!table.remove(bucket, held[t])) {
+        table.remove(storedBucket, stored); // another writer took or moved it first: the copy just made goes
+        return SPOILT;
+      } else if (cameFrom[t] == NEW) {
+        return MADE; // the slot the new entry takes in thought is free, for the caller
+      } else if (table.insert(bucket, now[t])) {
+        storedBucket = bucket;
+        stored = now[t];
       } else {
-        table.replace(touchedBucket[t], held[t], now[t]); // the bucket may have re-sorted its slots
+        return SPOILT; // another writer took the slot just freed; every entry is in one of its buckets
       }
       java.lang.invoke.VarHandle.storeStoreFence();
     }
+    return MADE;
   }
 
   /**
-   * Moves an entry of the full bucket to its other bucket, if that has room, and puts {@code
-   * entry} in its slot: one eviction, counted as a kick.
+   * The first level of the search: an entry of the full bucket whose other bucket has room
+   * moves there, and {@code entry} takes its slot. The store into the other bucket is made
+   * here, the rest by the caller.
+   *
+   * @return the touched index of the entry's slot, or {@link #NO_PATH} or {@link #ROOM}
    */
-  private static boolean moveAside(CuckooTable table, long bucket, long entry) {
+  private int moveAside(CuckooTable table, long bucket, long entry) {
     int slots = table.slotsPerBucket();
     for (int slot = 0; slot < slots; slot++) {
       long resident = table.entryAt(bucket, slot);
-      if (table.insert(table.alternate(bucket, table.fingerprintOf(resident)), table.movedEntry(resident))) {
-        table.evict(bucket, slot, entry);
-        return true;
+      if (resident == 0) {
+        return ROOM; // another writer emptied the slot since the bucket was found full
+      }
+      if (storedInOther(table, bucket, resident)) {
+        touched = 1;
+        record(0, bucket, slot, resident, entry, NEW);
+        return 0;
       }
     }
-    return false;
+    return NO_PATH;
   }
 
   /**
    * The second level of the search: for each entry of the full bucket, whose other bucket is
-   * full too ({@link #moveAside} found no room), moves an entry of that other bucket to its own
-   * other bucket if it has room, the first entry into the slot freed, and {@code entry} into the
-   * first one's slot: two evictions, counted as kicks. Changes nothing when no such pair exists.
+   * full too ({@link #moveAside} found no room), an entry of that other bucket whose own other
+   * bucket has room moves there, the first entry into the slot freed, and {@code entry} into the
+   * first one's slot. The first store is made here, the rest by the caller.
+   *
+   * @return the touched index of the second entry's slot, or {@link #NO_PATH} or {@link #ROOM}
    */
-  private static boolean moveTwoAside(CuckooTable table, long bucket, long entry) {
+  private int moveTwoAside(CuckooTable table, long bucket, long entry) {
     int slots = table.slotsPerBucket();
     for (int slot = 0; slot < slots; slot++) {
       long resident = table.entryAt(bucket, slot);
+      if (resident == 0) {
+        return ROOM;
+      }
       long next = table.alternate(bucket, table.fingerprintOf(resident));
       if (next == bucket) {
         continue; // a fixed point of the alternate (odd bucket counts): no second bucket
       }
-      long moved = table.movedEntry(resident);
       for (int nextSlot = 0; nextSlot < slots; nextSlot++) {
         long second = table.entryAt(next, nextSlot);
-        if (table.insert(table.alternate(next, table.fingerprintOf(second)), table.movedEntry(second))) {
-          table.evict(next, nextSlot, moved);
-          table.evict(bucket, slot, entry);
-          return true;
+        if (second == 0) {
+          return ROOM;
+        }
+        if (storedInOther(table, next, second)) {
+          touched = 2;
+          record(0, bucket, slot, resident, entry, NEW);
+          record(1, next, nextSlot, second, table.movedEntry(resident), 0);
+          return 1;
         }
       }
     }
-    return false;
+    return NO_PATH;
   }
 
   private long next() {
@@ -285,12 +436,12 @@ public final class KickPath {
   }
 
   /** @return the first state of {@link #xorshift} for a seed: non-zero, small seeds spread */
-  public static long seedState(long seed) {
+  private static long seedState(long seed) {
     return (seed ^ 0x9E3779B97F4A7C15L) * 0xBF58476D1CE4E5B9L | 1;
   }
 
   /** Marsaglia's xorshift64: enough for picking slots, and a handful of instructions. */
-  public static long xorshift(long x) {
+  private static long xorshift(long x) {
     x ^= x << 13;
     x ^= x >>> 7;
     x ^= x << 17;

@@ -10,8 +10,8 @@
  * dev.cuckoo.engine.TableFilter}). Everything else the engine does lives in packages it does not
  * export, one a concern: {@code dev.cuckoo.engine.file} (a table in a file: its mapped words,
  * its payload layout, its mark, first page, undo records and merges), {@code
- * dev.cuckoo.engine.striped} (the store for {@code concurrency=striped}: its locks and kick
- * path) and {@code dev.cuckoo.engine.sharded} (a table cut into shards, and a shard as a filter
+ * dev.cuckoo.engine.striped} (the store for {@code concurrency=striped} and its locks, through
+ * which it runs the one kick path) and {@code dev.cuckoo.engine.sharded} (a table cut into shards, and a shard as a filter
  * of its own).
  *
  * <p><b>For variant authors; no compatibility promise.</b> This package is exported so that a
@@ -42,7 +42,7 @@
  *                                 unsafe reads and writes), TablePayload (the layout), TableFile
  *                                 (the mark, the first page, forces, recovery), FirstPage,
  *                                 UndoRecords, ChangedRegions, MergeRecord
- *   dev.cuckoo.engine.striped   StripedFingerprintStore, StripedKickPath, StripeLocks
+ *   dev.cuckoo.engine.striped   StripedFingerprintStore, StripeLocks
  *   dev.cuckoo.engine.sharded   ShardedTable (a table's buckets cut into shards), TableShard
  * </pre>
  *
@@ -59,7 +59,7 @@
  *
  * <p>A mapped file outlives its writer: whatever ends the process, the stores it made reach the
  * file. So every write sequence keeps each stored fingerprint in one of its slots at every
- * instant (the kick paths walk first and move from the free end, storing before they remove),
+ * instant (the kick path searches first and moves from the free end, storing before it removes),
  * and a variant whose bucket write takes several words brackets it with {@link
  * dev.cuckoo.engine.TableWords#openUndo} and {@link dev.cuckoo.engine.TableWords#closeUndo},
  * which on the heap cost a call that does nothing. The file's mark, its first page and its forces

@@ -10,7 +10,9 @@ import dev.cuckoo.engine.testkit.ArrayTable;
 import dev.cuckoo.testkit.AllocationMeter;
 import dev.cuckoo.testkit.TestSeed;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -233,5 +235,99 @@ class KickPathTest {
     }
     assertTrue(stash.reinsert(t) > 0, "nothing moved back from the stash" + seed);
     assertTrue(t.recordsAreTrue(), "the stash moved an entry back without rewriting its record" + seed);
+  }
+
+  /**
+   * A table that other writers share, one of whom comes between two writes of a path: just
+   * before the path's n-th removal it takes that very entry (a remove of its key, or another
+   * path that moved it), or just after the removal it fills the bucket the removal freed.
+   */
+  static final class MeddledTable extends ArrayTable {
+    /** Removals to let pass before meddling; 0: done. */
+    int removalsLeft;
+    boolean takeTheEntry;
+    long taken;
+    final List<long[]> fillers = new ArrayList<>(); // {bucket, entry}
+    long nextFiller = 1_000_000;
+
+    MeddledTable(long buckets, int perBucket) {
+      super(buckets, perBucket);
+    }
+
+    @Override
+    public boolean remove(long bucket, long entry) {
+      boolean meddle = removalsLeft > 0 && --removalsLeft == 0;
+      if (meddle && takeTheEntry && super.remove(bucket, entry)) {
+        taken = entry;
+      }
+      boolean removed = super.remove(bucket, entry);
+      if (meddle && !takeTheEntry) {
+        for (long filler = ArrayTable.entry(1 + (int) (nextFiller % 255), nextFiller); super.insert(bucket, filler);
+            filler = ArrayTable.entry(1 + (int) (nextFiller % 255), nextFiller)) {
+          fillers.add(new long[] {bucket, filler});
+          nextFiller++;
+        }
+      }
+      return removed;
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 4})
+  void aSharedPathThatAnotherWriterSpoilsLosesNothingAndCopiesNothing(int perBucket) {
+    SplittableRandom r = TestSeed.random("a shared path spoilt, buckets of " + perBucket);
+    String seed = ", buckets of " + perBucket + ", " + TestSeed.rerun();
+    MeddledTable t = new MeddledTable(64, perBucket);
+    KickPath kicks = new KickPath(100, 5);
+    Map<Long, long[]> buckets = new HashMap<>(); // entry -> its two buckets
+    int spoilt = 0;
+    for (long value = 1; value < 20_000 && spoilt < 200; value++) {
+      while (buckets.size() > 0.95 * t.slots.length) { // keep room for paths to end in
+        int i = r.nextInt(t.slots.length);
+        buckets.remove(t.slots[i]);
+        t.slots[i] = 0;
+      }
+      long h = r.nextLong();
+      long b1 = PartialKeyHashing.bucketIndex(h, t.bucketCount());
+      int fp = PartialKeyHashing.fingerprint(h, 8);
+      long b2 = PartialKeyHashing.alternateBucket(b1, fp, t.bucketCount());
+      long entry = ArrayTable.entry(fp, value);
+      if (t.insert(b1, entry) || t.insert(b2, entry)) {
+        buckets.put(entry, new long[] {b1, b2});
+        continue;
+      }
+      t.removalsLeft = 1 + r.nextInt(3);
+      t.takeTheEntry = r.nextBoolean();
+      t.taken = 0;
+      t.fillers.clear();
+      boolean searched = kicks.freeSlot(t, b1, b2, entry);
+      spoilt += t.removalsLeft == 0 ? 1 : 0;
+      t.removalsLeft = 0;
+      buckets.remove(t.taken);
+      for (long[] f : t.fillers) {
+        buckets.put(f[1], new long[] {f[0], t.alternate(f[0], t.fingerprintOf(f[1]))});
+      }
+      if (searched && t.taken == 0 && t.fillers.isEmpty()) {
+        assertTrue(t.insert(b1, entry) || t.insert(b2, entry), "an unspoilt path freed no slot" + seed);
+        buckets.put(entry, new long[] {b1, b2});
+      }
+      // Every entry once, in one of its buckets; nothing else.
+      Map<Long, Integer> seen = new HashMap<>();
+      for (long b = 0; b < t.bucketCount(); b++) {
+        for (int s = 0; s < perBucket; s++) {
+          long e = t.entryAt(b, s);
+          if (e != 0) {
+            long[] pair = buckets.get(e);
+            assertTrue(pair != null, "value " + (e >>> 16) + " is stored but was taken or never stored" + seed);
+            assertTrue(pair[0] == b || pair[1] == b, "value " + (e >>> 16) + " left its buckets" + seed);
+            seen.merge(e, 1, Integer::sum);
+          }
+        }
+      }
+      for (long e : buckets.keySet()) {
+        assertEquals(1, seen.getOrDefault(e, 0), "copies of value " + (e >>> 16) + seed);
+      }
+    }
+    assertTrue(spoilt >= 200, "only " + spoilt + " paths were meddled with" + seed);
   }
 }

@@ -3,9 +3,11 @@ package dev.cuckoo.engine.striped;
 import dev.cuckoo.engine.CuckooTable;
 import dev.cuckoo.engine.FingerprintStash;
 import dev.cuckoo.engine.FingerprintStore;
+import dev.cuckoo.engine.KickPath;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -32,11 +34,15 @@ public final class StripedFingerprintStore implements FingerprintStore {
    * validate a miss more cheaply, below). Writers lock the stripes of both candidate buckets,
    * lower stripe first, and make their versions odd while they change them.
    *
-   * When both buckets are full, the insert frees a slot along a path that StripedKickPath
-   * searches and then moves (libcuckoo [2], section 4: search first, then move), and puts the new
+   * When both buckets are full, the insert frees a slot along a path that the thread's KickPath
+   * searches and then moves (libcuckoo [2], section 4: search first, then move) through
+   * LockedTable, which reads and writes each bucket under its stripe's lock, and puts the new
    * fingerprint into the freed slot under the locks of its two buckets (re-checking absence for
-   * addIfAbsent). After SEARCHES paths that other writers spoilt or that found no room, the
-   * fingerprint goes to the stash.
+   * addIfAbsent). Each move stores the entry in its other bucket and then takes it from this
+   * one, two writes under one stripe's lock each: a reader whose read overlaps either sees its
+   * stripe's version (or the relocation counter) change and retries, and one that reads between
+   * them finds the entry in both buckets. After SEARCHES paths that other writers spoilt or that
+   * found no room, the fingerprint goes to the stash.
    *
    * Lookups on a table whose slot writes are isolated (CuckooTable.isolatesSlotWrites: a
    * write leaves every other slot's bits intact) need not read the stripe versions at all. On
@@ -82,13 +88,21 @@ public final class StripedFingerprintStore implements FingerprintStore {
 
   /** Searches for a path an insert makes before it falls back to the stash. */
   private static final int SEARCHES = 8;
+  /** Spreads the seeds of the threads' kick paths. */
+  private static final long SEED_STEP = 0x9E3779B97F4A7C15L;
 
   private final CuckooTable table;
   private final FingerprintStash stash;
   private final StripeLocks locks;
   private final int stashStripe;
   private final int slots;
-  private final StripedKickPath kicks;
+  /**
+   * Each thread's kick path, preallocated so that a kick allocates nothing after the thread's
+   * first. It refers to nothing of the store: a thread-local value that did would keep the store
+   * (and its table) alive as long as the thread.
+   */
+  private final ThreadLocal<KickPath> kicks;
+  private final LockedTable lockedTable = new LockedTable();
   private final LongAdder size = new LongAdder();
   /**
    * The stash's size, for lookups to test without reading the stash. Written under the stash's
@@ -122,7 +136,8 @@ public final class StripedFingerprintStore implements FingerprintStore {
     this.locks = new StripeLocks(table.bucketCount(), bucketBits);
     this.stashStripe = locks.extraStripe();
     this.slots = table.slotsPerBucket();
-    this.kicks = new StripedKickPath(this, table, locks, maxKicks, seed);
+    AtomicLong seeds = new AtomicLong(seed);
+    this.kicks = ThreadLocal.withInitial(() -> new KickPath(maxKicks, seeds.getAndAdd(SEED_STEP)));
     this.size.add(size);
     this.stashed = stash.size();
     this.movesOnly = table.isolatesSlotWrites();
@@ -264,15 +279,8 @@ public final class StripedFingerprintStore implements FingerprintStore {
     int stripe1 = locks.stripe(bucket1);
     int stripe2 = locks.stripe(bucket2);
     for (int search = 0; search <= SEARCHES; search++) {
-      if (search > 0) {
-        // Both buckets were full: free a slot along a path, then try again.
-        int outcome = kicks.freeSlot(bucket1, bucket2);
-        if (outcome == StripedKickPath.NO_PATH) {
-          break;
-        }
-        if (outcome == StripedKickPath.SPOILT) {
-          continue;
-        }
+      if (search > 0 && !kicks.get().freeSlot(lockedTable, bucket1, bucket2, entry)) {
+        break; // both buckets were full and no path frees a slot in either
       }
       locks.lock(stripe1, stripe2);
       try {
@@ -471,12 +479,130 @@ public final class StripedFingerprintStore implements FingerprintStore {
    * fence): lookups that validate with {@link #relocations} alone will not trust what they read
    * until it ends.
    */
-  void beginMove() {
+  private void beginMove() {
     RELOCATIONS.getAndAdd(this, MOVE_BEGUN);
   }
 
   /** Ends a move begun with {@link #beginMove}, after its last store (a volatile add releases). */
-  void endMove() {
+  private void endMove() {
     RELOCATIONS.getAndAdd(this, -1L);
+  }
+
+  /**
+   * The table as a kick path sees it: each read under the lock of its bucket's stripe, each
+   * write under that lock too, with the stripe's version odd and counted as a move. Only what
+   * {@link KickPath#freeSlot} calls; the rest is refused.
+   */
+  private final class LockedTable implements CuckooTable {
+
+    @Override
+    public long entryAt(long bucket, int slot) {
+      int stripe = locks.stripe(bucket);
+      locks.lock(stripe);
+      try {
+        return table.entryAt(bucket, slot);
+      } finally {
+        locks.unlock(stripe);
+      }
+    }
+
+    @Override
+    public boolean insert(long bucket, long entry) {
+      return write(bucket, entry, true);
+    }
+
+    @Override
+    public boolean remove(long bucket, long entry) {
+      return write(bucket, entry, false);
+    }
+
+    private boolean write(long bucket, long entry, boolean insert) {
+      int stripe = locks.stripe(bucket);
+      locks.lock(stripe);
+      try {
+        if (insert && !hasRoom(bucket)) {
+          return false; // no write: lookups need not retry
+        }
+        beginMove();
+        locks.beginWrite(stripe);
+        try {
+          return insert ? table.insert(bucket, entry) : table.remove(bucket, entry);
+        } finally {
+          locks.endWrite(stripe);
+          endMove();
+        }
+      } finally {
+        locks.unlock(stripe);
+      }
+    }
+
+    private boolean hasRoom(long bucket) {
+      for (int slot = 0; slot < slots; slot++) {
+        if (table.entryAt(bucket, slot) == 0) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public long bucketCount() {
+      return table.bucketCount();
+    }
+
+    @Override
+    public int slotsPerBucket() {
+      return slots;
+    }
+
+    @Override
+    public long alternate(long bucket, int fingerprint) {
+      return table.alternate(bucket, fingerprint);
+    }
+
+    @Override
+    public long movedEntry(long entry) {
+      return table.movedEntry(entry);
+    }
+
+    @Override
+    public int fingerprintOf(long entry) {
+      return table.fingerprintOf(entry);
+    }
+
+    @Override
+    public long bucketIndex(long keyHash) {
+      return table.bucketIndex(keyHash);
+    }
+
+    @Override
+    public int fingerprint(long keyHash) {
+      return table.fingerprint(keyHash);
+    }
+
+    @Override
+    public boolean contains(long bucket1, long bucket2, int fingerprint) {
+      throw new UnsupportedOperationException("a kick path reads slots one at a time");
+    }
+
+    @Override
+    public int count(long bucket1, long bucket2, int fingerprint) {
+      throw new UnsupportedOperationException("a kick path reads slots one at a time");
+    }
+
+    @Override
+    public long evict(long bucket, int slot, long entry) {
+      throw new UnsupportedOperationException("a shared kick path moves by insert and remove");
+    }
+
+    @Override
+    public void replace(long bucket, long entry, long replacement) {
+      throw new UnsupportedOperationException("a shared kick path moves by insert and remove");
+    }
+
+    @Override
+    public void clear() {
+      throw new UnsupportedOperationException("a kick path clears nothing");
+    }
   }
 }

@@ -105,8 +105,7 @@ class StripedFingerprintStoreTest {
     for (long key = 0; key < 40; key++) {
       store.add(key * 0x9E3779B97F4A7C15L);
     }
-    Object kicks = field(store, "kicks");
-    Object path = ((ThreadLocal<?>) field(kicks, "paths")).get();
+    Object path = ((ThreadLocal<?>) field(store, "kicks")).get();
     int fields = 0;
     for (java.lang.reflect.Field f : path.getClass().getDeclaredFields()) {
       if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) {

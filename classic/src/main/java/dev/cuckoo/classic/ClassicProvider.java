@@ -1,14 +1,12 @@
 package dev.cuckoo.classic;
 
 import com.google.auto.service.AutoService;
-import dev.cuckoo.Concurrency;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.engine.BitStringTable;
 import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.engine.TableFilter;
 import dev.cuckoo.engine.TableProvider;
 import dev.cuckoo.engine.TableWords;
-import dev.cuckoo.spi.ConfigValues;
 import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.SpecSchema;
 
@@ -85,30 +83,16 @@ public final class ClassicProvider extends TableProvider {
    * uses.
    */
   private static final class Schema {
-    static final SpecSchema SCHEMA =
-        SpecSchema.builder(NAME)
-            .capacity(1, LARGEST_CAPACITY)
-            .fingerprintBits(MIN_BITS, MAX_BITS, 12)
-            .bucketSizes(4, BUCKET_SIZES)
-            .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
-            .defaultHash("xxh3")
-            .threadSafeMode(Concurrency.STRIPED)
-            .shards(CuckooSizing.MAX_SHARDS)
-            .durability()
-            .build();
+    static final SpecSchema SCHEMA = withTableKeys(SpecSchema.builder(NAME)
+        .capacity(1, LARGEST_CAPACITY)
+        .fingerprintBits(MIN_BITS, MAX_BITS, 12)
+        .bucketSizes(4, BUCKET_SIZES))
+        .build();
   }
 
   /** Called by {@link java.util.ServiceLoader}. */
-  public ClassicProvider() {}
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "the paper's cuckoo filter: 2 candidate buckets, fingerprints of 4..32 bits, buckets of 1/2/4/8";
+  public ClassicProvider() {
+    super(NAME, "the paper's cuckoo filter: 2 candidate buckets, fingerprints of 4..32 bits, buckets of 1/2/4/8");
   }
 
   @Override
@@ -135,17 +119,7 @@ public final class ClassicProvider extends TableProvider {
    */
   @Override
   public FilterSpec validate(FilterSpec spec) {
-    FilterSpec resolved = Schema.SCHEMA.resolve(spec);
-    long capacity = resolved.capacity().getAsLong();
-    int bits = resolved.fingerprintBits().getAsInt();
-    int slots = resolved.bucketSize().getAsInt();
-    long max = maxMappedCapacity(slots, bits);
-    if (capacity > max) {
-      throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, NAME,
-          "1.." + max + " with " + shape(slots, bits) + " (the table, in a file, is at most "
-              + CuckooSizing.MAX_MAPPED_WORDS + " longs)");
-    }
-    return resolved;
+    return requireMappedTable(Schema.SCHEMA.resolve(spec));
   }
 
   /** @return the shape as a refusal names it */
@@ -183,9 +157,7 @@ public final class ClassicProvider extends TableProvider {
       throw new IllegalArgumentException(
           "no classic filter has bucketSize=" + bucketSize + " and fingerprintBits=" + fingerprintBits);
     }
-    // allocatedWords = ceil(buckets · slots · bits / 64) + 1 (the heap's padding word) <= maxWords
-    long maxBuckets = (maxWords - 1) * Long.SIZE / ((long) bucketSize * fingerprintBits);
-    return CuckooSizing.maxCapacity(bucketSize, fingerprintBits, maxBuckets);
+    return CuckooSizing.maxCapacity(bucketSize, fingerprintBits, (long) bucketSize * fingerprintBits, maxWords);
   }
 
   private static boolean isShape(int bucketSize, int bits) {
@@ -214,9 +186,10 @@ public final class ClassicProvider extends TableProvider {
     return BucketTable.payloadWords(buckets, resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt());
   }
 
+  /** {@inheritDoc} The slots' bits, packed. */
   @Override
-  protected long maxHeapCapacity(FilterSpec resolved) {
-    return maxCapacity(resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt());
+  protected long bucketBits(FilterSpec resolved) {
+    return (long) resolved.bucketSize().getAsInt() * resolved.fingerprintBits().getAsInt();
   }
 
   @Override

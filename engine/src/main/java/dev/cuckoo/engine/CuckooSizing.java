@@ -377,6 +377,24 @@ public final class CuckooSizing {
     return lo;
   }
 
+  /**
+   * The largest capacity whose table, its buckets of {@code bucketBits} bits packed back to back,
+   * takes at most {@code maxWords} longs with the heap's padding word: {@link #maxCapacity(int,
+   * int, long)} of the buckets that many words hold.
+   *
+   * @param bucketSize slots per bucket: 1, 2, 4 or 8
+   * @param fingerprintBits the fingerprint width, 1..32
+   * @param bucketBits the bits of one bucket
+   * @param maxWords the most longs allowed ({@link #MAX_HEAP_WORDS} for one array on the heap,
+   *     {@link #MAX_MAPPED_WORDS} in a file)
+   * @return the largest such capacity, or 0 if not even a capacity of 1 fits
+   * @throws IllegalArgumentException if the bucket size is unsupported
+   */
+  public static long maxCapacity(int bucketSize, int fingerprintBits, long bucketBits, long maxWords) {
+    // allocatedWords = ceil(buckets · bucketBits / 64) + 1 (the heap's padding word) <= maxWords
+    return maxCapacity(bucketSize, fingerprintBits, (maxWords - 1) * Long.SIZE / bucketBits);
+  }
+
   private static boolean fits(long capacity, int bucketSize, int fingerprintBits, long maxBuckets) {
     try {
       return bucketCount(capacity, bucketSize, fingerprintBits) <= maxBuckets;

@@ -206,6 +206,12 @@ public abstract class TableFilter extends AbstractCuckooFilter {
     }
   }
 
+  /** @return the store, once a mapped file knows that a change is coming ({@link #beforeChange}) */
+  private FingerprintStore changing() {
+    beforeChange();
+    return store;
+  }
+
   /** @return the table */
   public final BitStringTable table() {
     return table;
@@ -388,14 +394,12 @@ public abstract class TableFilter extends AbstractCuckooFilter {
 
   @Override
   protected final boolean addHash(long keyHash) {
-    beforeChange();
-    return store.add(keyHash);
+    return changing().add(keyHash);
   }
 
   @Override
   protected final boolean addIfAbsentHash(long keyHash) {
-    beforeChange();
-    return store.addIfAbsent(keyHash);
+    return changing().addIfAbsent(keyHash);
   }
 
   /** {@inheritDoc} Through the store; see the class comment for when to override. */
@@ -406,8 +410,7 @@ public abstract class TableFilter extends AbstractCuckooFilter {
 
   @Override
   protected final boolean removeHash(long keyHash) {
-    beforeChange();
-    return store.remove(keyHash);
+    return changing().remove(keyHash);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.cuckoo.engine;
 
+import dev.cuckoo.Concurrency;
 import dev.cuckoo.CorruptFilterException;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.Durability;
@@ -16,26 +17,67 @@ import dev.cuckoo.spi.FilterProvider;
 import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.PayloadOutput;
+import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
 import java.util.OptionalLong;
 import java.util.function.LongUnaryOperator;
 
 /**
  * The provider of a variant that is one {@link BitStringTable} and a stash: everything such a
- * provider does but encode its table is here, once. A variant gives its name, schema and
- * validation (as any {@link FilterProvider}), and what only its encoding knows: the bucket count
+ * provider does but encode its table is here, once. A variant gives its name and description
+ * (to the constructor), its schema and validation (as any {@link FilterProvider}), and what only
+ * its encoding knows: the bucket count
  * of a new table ({@link #newBucketCount}), the words a table of a bucket count takes ({@link
- * #payloadWords}), its table class for a shape over any {@link TableWords} ({@link #wrap}), the
- * largest capacity one array on the heap holds ({@link #maxHeapCapacity}), and its filter class
- * for a heap table without concurrency ({@link #lookups}). This class then creates filters on the
- * heap (refusing a table larger than one array), reads them, builds and joins shards, creates and
+ * #payloadWords}) and the bits of one of its buckets ({@link #bucketBits}), its table class for a
+ * shape over any {@link TableWords} ({@link #wrap}), and its filter class for a heap table without
+ * concurrency ({@link #lookups}). This class then checks that a table fits in a file ({@link
+ * #requireMappedTable}), creates filters on the heap (refusing a table larger than one array),
+ * reads them, builds and joins shards, creates and
  * maps files and rewrites older ones, all in the engine's {@code TablePayload} layout, and {@link
  * TableFilter#compose} makes every combination of storage, shards and concurrency.
  */
 public abstract class TableProvider implements FilterProvider {
 
-  /** For a variant's provider, which {@link java.util.ServiceLoader} makes. */
-  protected TableProvider() {}
+  private final String name;
+  private final String description;
+
+  /**
+   * For a variant's provider, which {@link java.util.ServiceLoader} makes.
+   *
+   * @param name the variant's name, as {@link #name} gives it
+   * @param description what {@link #description} gives
+   */
+  protected TableProvider(String name, String description) {
+    this.name = name;
+    this.description = description;
+  }
+
+  /**
+   * Adds to a variant's schema the keys whose meaning is the engine's, the same for every table
+   * variant: {@code maxKicks} 0..100000 (default {@link CuckooSizing#MIN_KICKS}), {@code hash}
+   * (default {@code xxh3}), {@code concurrency} with {@code striped} as its thread-safe mode,
+   * {@code shards} 1..{@link CuckooSizing#MAX_SHARDS} and {@code durability}.
+   *
+   * @param schema the variant's schema, with its capacity, widths and bucket sizes
+   * @return it, with the engine's keys
+   */
+  protected static SpecSchema.Builder withTableKeys(SpecSchema.Builder schema) {
+    return schema.maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
+        .defaultHash("xxh3")
+        .threadSafeMode(Concurrency.STRIPED)
+        .shards(CuckooSizing.MAX_SHARDS)
+        .durability();
+  }
+
+  @Override
+  public final String name() {
+    return name;
+  }
+
+  @Override
+  public final String description() {
+    return description;
+  }
 
   /**
    * @param resolved a resolved spec
@@ -53,9 +95,10 @@ public abstract class TableProvider implements FilterProvider {
 
   /**
    * @param resolved a resolved spec
-   * @return the largest capacity of its shape whose table one array on the heap holds
+   * @return the bits of one bucket of its table, as {@link #payloadWords} packs them: what
+   *     bounds the capacity a heap array or a file holds
    */
-  protected abstract long maxHeapCapacity(FilterSpec resolved);
+  protected abstract long bucketBits(FilterSpec resolved);
 
   /**
    * @param resolved a resolved spec
@@ -96,6 +139,33 @@ public abstract class TableProvider implements FilterProvider {
   protected abstract TableFilter lookups(TableFilter.Parts parts);
 
   /**
+   * Refuses a spec whose table is more than a file holds ({@link CuckooSizing#MAX_MAPPED_WORDS}):
+   * what a variant's {@link #validate} checks once its schema has resolved the spec. Whether the
+   * table also fits on the heap, in one array, is checked where a filter is made on the heap
+   * ({@link #requireHeapTable}).
+   *
+   * @param resolved the spec as the variant's schema resolved it
+   * @return the spec
+   * @throws IllegalArgumentException naming the capacity, the largest one a file takes at that
+   *     shape, and the shape
+   */
+  protected final FilterSpec requireMappedTable(FilterSpec resolved) {
+    long capacity = resolved.capacity().getAsLong();
+    long max = maxCapacity(resolved, CuckooSizing.MAX_MAPPED_WORDS);
+    if (capacity > max) {
+      throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, name(), "1.." + max + " with " + shape(resolved)
+          + " (the table, in a file, is at most " + CuckooSizing.MAX_MAPPED_WORDS + " longs)");
+    }
+    return resolved;
+  }
+
+  /** @return the largest capacity of the spec's shape whose table takes at most this many longs */
+  private long maxCapacity(FilterSpec resolved, long maxWords) {
+    return CuckooSizing.maxCapacity(resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(),
+        bucketBits(resolved), maxWords);
+  }
+
+  /**
    * Refuses a spec whose table is more than one array on the heap holds: such a filter lives in
    * a file.
    *
@@ -105,7 +175,7 @@ public abstract class TableProvider implements FilterProvider {
    */
   protected final void requireHeapTable(FilterSpec resolved) {
     long capacity = resolved.capacity().getAsLong();
-    long max = maxHeapCapacity(resolved);
+    long max = maxCapacity(resolved, CuckooSizing.MAX_HEAP_WORDS);
     // The bound is for one table: a sharded one is sized with slack per shard, so its words are
     // checked too.
     if (capacity > max || heapWords(resolved) > CuckooSizing.MAX_HEAP_WORDS) {

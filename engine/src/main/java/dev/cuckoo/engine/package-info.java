@@ -27,8 +27,8 @@
  *   a variant (classic, semi-sorted) writes     dev.cuckoo.engine (exported) does, for all of them
  *   ----------------------------------------    ---------------------------------------------------
  *   XProvider extends TableProvider:            create, read, shards, createFile, open, convert,
- *     newBucketCount, payloadWords, wrap,         the heap check (TableProvider)
- *     maxHeapCapacity, shape, lookups           TableFilter.compose: heap or mapped, sharded or
+ *     newBucketCount, payloadWords, wrap,         the file and heap checks (TableProvider)
+ *     bucketBits, shape, lookups                TableFilter.compose: heap or mapped, sharded or
  *   its table classes (BitStringTable):           not, striped or not; the variant's lookups class
  *     the encoding and its searches               for a heap table without concurrency
  *     |                                         the stash, the kick path, the plain store

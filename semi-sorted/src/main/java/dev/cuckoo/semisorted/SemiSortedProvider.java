@@ -1,7 +1,6 @@
 package dev.cuckoo.semisorted;
 
 import com.google.auto.service.AutoService;
-import dev.cuckoo.Concurrency;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.engine.BitStringTable;
 import dev.cuckoo.engine.CuckooSizing;
@@ -79,30 +78,16 @@ public final class SemiSortedProvider extends TableProvider {
    * uses.
    */
   private static final class Schema {
-    static final SpecSchema SCHEMA =
-        SpecSchema.builder(NAME)
-            .capacity(1, LARGEST_CAPACITY)
-            .fingerprintBits(SemiSortedTable.MIN_BITS, SemiSortedTable.MAX_BITS, 16)
-            .bucketSizes(SemiSortedTable.SLOTS, SemiSortedTable.SLOTS)
-            .maxKicks(0, 100_000, CuckooSizing.MIN_KICKS)
-            .defaultHash("xxh3")
-            .threadSafeMode(Concurrency.STRIPED)
-            .shards(CuckooSizing.MAX_SHARDS)
-            .durability()
-            .build();
+    static final SpecSchema SCHEMA = withTableKeys(SpecSchema.builder(NAME)
+        .capacity(1, LARGEST_CAPACITY)
+        .fingerprintBits(SemiSortedTable.MIN_BITS, SemiSortedTable.MAX_BITS, 16)
+        .bucketSizes(SemiSortedTable.SLOTS, SemiSortedTable.SLOTS))
+        .build();
   }
 
   /** Called by {@link java.util.ServiceLoader}. */
-  public SemiSortedProvider() {}
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "cuckoo filter with semi-sorted buckets of 4: f-bit fingerprints in f-1 bits each, f of 5..32";
+  public SemiSortedProvider() {
+    super(NAME, "cuckoo filter with semi-sorted buckets of 4: f-bit fingerprints in f-1 bits each, f of 5..32");
   }
 
   @Override
@@ -135,16 +120,7 @@ public final class SemiSortedProvider extends TableProvider {
       throw ConfigValues.outOfRange(FilterSpec.BUCKET_SIZE, spec.bucketSize().getAsInt(), NAME,
           SemiSortedTable.SLOTS + " (semi-sorting encodes buckets of exactly four fingerprints)");
     }
-    FilterSpec resolved = Schema.SCHEMA.resolve(spec);
-    long capacity = resolved.capacity().getAsLong();
-    int bits = resolved.fingerprintBits().getAsInt();
-    long max = maxMappedCapacity(bits);
-    if (capacity > max) {
-      throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, NAME,
-          "1.." + max + " with " + FilterSpec.FINGERPRINT_BITS + "=" + bits
-              + " (the table, in a file, is at most " + CuckooSizing.MAX_MAPPED_WORDS + " longs)");
-    }
-    return resolved;
+    return requireMappedTable(Schema.SCHEMA.resolve(spec));
   }
 
   /**
@@ -169,9 +145,8 @@ public final class SemiSortedProvider extends TableProvider {
   }
 
   private static long maxCapacity(int fingerprintBits, long maxWords) {
-    // allocatedWords = ceil(buckets · (4f - 4) / 64) + 1 <= maxWords
-    long maxBuckets = (maxWords - 1) * Long.SIZE / SemiSortedTable.bucketBits(fingerprintBits);
-    return CuckooSizing.maxCapacity(SemiSortedTable.SLOTS, fingerprintBits, maxBuckets);
+    return CuckooSizing.maxCapacity(SemiSortedTable.SLOTS, fingerprintBits, SemiSortedTable.bucketBits(fingerprintBits),
+        maxWords);
   }
 
   @Override
@@ -186,9 +161,10 @@ public final class SemiSortedProvider extends TableProvider {
     return SemiSortedTable.payloadWords(buckets, resolved.fingerprintBits().getAsInt());
   }
 
+  /** {@inheritDoc} {@code 4f - 4}: four fingerprints, semi-sorted. */
   @Override
-  protected long maxHeapCapacity(FilterSpec resolved) {
-    return maxCapacity(resolved.fingerprintBits().getAsInt());
+  protected long bucketBits(FilterSpec resolved) {
+    return SemiSortedTable.bucketBits(resolved.fingerprintBits().getAsInt());
   }
 
   @Override

@@ -57,16 +57,17 @@ public final class MergeRecord {
   /** Whether this writer wrote the record (else a writer before it left it). */
   private boolean ours;
 
-  private MergeRecord(FirstPage page, long digest, long progress, long before) {
+  /** A record of its words as the file holds them: the digest, the progress, the count before. */
+  private MergeRecord(FirstPage page, long[] words) {
     this.page = page;
-    this.digest = digest;
-    this.progress = progress;
-    this.before = before;
+    this.digest = words[0];
+    this.progress = words[1];
+    this.before = words[2];
   }
 
   /** @return the record in a writer's mapped first page */
   static MergeRecord in(FirstPage page) {
-    return new MergeRecord(page, page.load(DIGEST), page.load(PROGRESS), page.load(BEFORE));
+    return new MergeRecord(page, new long[] {page.load(DIGEST), page.load(PROGRESS), page.load(BEFORE)});
   }
 
   /**
@@ -74,7 +75,7 @@ public final class MergeRecord {
    * @return a record that only reports
    */
   static MergeRecord read(long[] words) {
-    return new MergeRecord(null, words[0], words[1], words[2]);
+    return new MergeRecord(null, words);
   }
 
   /** @return whether a merge is under way, or was cut short */

@@ -23,7 +23,8 @@ public final class FilterLock {
   /*
    * An optimistic read is the seqlock idiom [1] as StampedLock packages it: a stamp before the
    * read, validate() after it, which fails if a write lock was taken in between; a read that
-   * fails is repeated under the read lock, so a lookup waits for at most one writer. Counts are
+   * fails is repeated under the read lock, so a lookup that raced a writer waits for it once and
+   * never spins. Counts are
    * not read optimistically: they add up what several places hold, and no variant argues that a
    * torn sum cannot fail first.
    *

@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.HashPartitioner;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -80,9 +81,12 @@ final class ShardBuild {
     ShardPlan p = plan;
     LongAccumulator n = nulls;
     JavaRDD<InternalRow> rows = keys.queryExecution().toRdd().toJavaRDD();
+    // Shard i's chunks, keyed by i, go to partition i: one shuffle partition, and so one task, per
+    // shard. Spark's HashPartitioner does that already: an Integer key in [0, n) is its own hash
+    // modulo n.
     this.shuffled = rows.mapPartitionsToPair(
             (PairFlatMapFunction<Iterator<InternalRow>, Integer, long[]>) it -> new ShardChunks(it, p, n))
-        .partitionBy(new ShardPartitioner(p.shards));
+        .partitionBy(new HashPartitioner(p.shards));
     if (spec.capacity().isEmpty()) {
       long distinct = countDistinct();
       this.plan = ShardPlan.of(spec.toBuilder().capacity(distinct).set(FilterSpec.SHARDS, Integer.toString(p.shards))

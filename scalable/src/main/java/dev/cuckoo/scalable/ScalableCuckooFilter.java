@@ -11,7 +11,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * RedisBloom's cuckoo filter, the one behind Redis 8's {@code CF.*} commands: a chain of up to
@@ -68,8 +67,8 @@ public final class ScalableCuckooFilter extends AbstractCuckooFilter {
   }
 
   /** Runs a read of the chain under the read lock. */
-  <R> R read(Supplier<R> action) {
-    return lock.read(action::get);
+  <R> R read(FilterLock.Section<R, RuntimeException> action) {
+    return lock.read(action);
   }
 
   SubFilterChain chain() {

@@ -70,13 +70,20 @@ public final class EnvelopePayloadInput implements PayloadInput {
     reader.readLongs(dst, off, len);
   }
 
+  /** {@inheritDoc} Within the declared payload, and ready in the stream the file is read from. */
+  @Override
+  public boolean atHand(long bytes) throws IOException {
+    return bytes >= 0 && bytes <= remaining && reader.atHand(bytes);
+  }
+
   @Override
   public long[] readLongArray(int count, int length, String what) throws IOException {
     if (count < 0 || length < count) {
       throw new IllegalArgumentException("cannot read " + count + " longs into an array of " + length);
     }
     requireRemaining((long) count * Long.BYTES, what);
-    long[] a = new long[count <= DIRECT_READ_BYTES / Long.BYTES ? length : DIRECT_READ_BYTES / Long.BYTES];
+    boolean atOnce = count <= DIRECT_READ_BYTES / Long.BYTES || atHand((long) count * Long.BYTES);
+    long[] a = new long[atOnce ? length : DIRECT_READ_BYTES / Long.BYTES];
     int filled = 0;
     while (filled < count) {
       if (filled == a.length) {

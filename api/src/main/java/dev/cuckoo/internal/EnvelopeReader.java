@@ -52,6 +52,16 @@ public final class EnvelopeReader {
     pullable = n > Long.MAX_VALUE - pullable ? Long.MAX_VALUE : pullable + n;
   }
 
+  /**
+   * @param n a number of bytes
+   * @return whether the stream has at least {@code n} more bytes ready, counting those already
+   *     buffered: {@link InputStream#available} of a file's stream is what is left of the file,
+   *     and of a byte array's, what is left of the array; a stream that cannot tell says fewer
+   */
+  boolean atHand(long n) throws IOException {
+    return lim - pos >= n || (long) (lim - pos) + in.available() >= n;
+  }
+
   void section(String name) {
     section = name;
   }

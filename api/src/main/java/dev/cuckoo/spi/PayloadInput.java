@@ -34,10 +34,26 @@ public interface PayloadInput extends DataInput {
   void requireRemaining(long bytes, String what) throws CorruptFilterException;
 
   /**
+   * Whether the next {@code bytes} bytes of the payload are known to be there: within its
+   * declared length and ready in the source, as they are when the filter is read from a file or
+   * an array (whose streams say how much is left). A variant may then allocate what they fill,
+   * whole, before reading them: a forged file cannot make it allocate for bytes it does not
+   * hold. From a stream that cannot tell (a socket, say), {@code false}: read in parts that grow
+   * ({@link #readLongArray}).
+   *
+   * @param bytes how many bytes the caller is about to read
+   * @return whether they are known to be there; {@code false} if not known
+   * @throws IOException if asking the source fails
+   */
+  default boolean atHand(long bytes) throws IOException {
+    return false;
+  }
+
+  /**
    * Reads an array of {@code length} big-endian longs, allocating no more than the input has
-   * shown it holds: up to {@value #DIRECT_READ_BYTES} bytes are allocated at once (after {@link
-   * #requireRemaining}); a larger array is read in parts into an array that grows as the parts
-   * arrive, so a forged file that declares a huge array but ends early costs at most twice what
+   * shown it holds: up to {@value #DIRECT_READ_BYTES} bytes, or any number {@link #atHand}, are
+   * allocated at once (after {@link #requireRemaining}); a larger array is read in parts into an
+   * array that grows as the parts arrive, so a forged file that declares a huge array but ends early costs at most twice what
    * it actually held. A genuine large array costs one extra copy while it grows.
    *
    * @param length how many longs
@@ -55,7 +71,7 @@ public interface PayloadInput extends DataInput {
    * zero, allocating in step with the bytes that actually arrive: a forged file that declares a
    * huge payload but ends early makes it allocate at most twice what the file holds, plus 64
    * MiB, before it fails with {@link CorruptFilterException}. An array of up to 2^23 longs (64
-   * MiB) is allocated at once and read in place.
+   * MiB), or of any size whose bytes are {@link #atHand}, is allocated at once and read in place.
    *
    * @param count how many longs to read
    * @param length the array's length, at least {@code count}

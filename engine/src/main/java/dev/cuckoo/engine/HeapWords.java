@@ -1,5 +1,6 @@
 package dev.cuckoo.engine;
 
+import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 import java.util.Arrays;
@@ -64,6 +65,11 @@ final class HeapWords extends TableWords {
   @Override
   public void writeTo(PayloadOutput out, long count) throws IOException {
     out.writeLongs(words, 0, Math.toIntExact(count));
+  }
+
+  @Override
+  public void readFrom(PayloadInput in, long count) throws IOException {
+    in.readLongs(words, 0, Math.toIntExact(count));
   }
 
   /** {@inheritDoc} A copy into ints, as a table read from a file that reads ints asks for. */

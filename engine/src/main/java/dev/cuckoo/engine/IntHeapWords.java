@@ -1,5 +1,8 @@
 package dev.cuckoo.engine;
 
+import dev.cuckoo.spi.PayloadInput;
+import java.io.IOException;
+
 import java.util.Arrays;
 
 /**
@@ -59,6 +62,19 @@ final class IntHeapWords extends TableWords {
   @Override
   public void clear() {
     Arrays.fill(ints, 0);
+  }
+
+  /** {@inheritDoc} A block of longs at a time, through a small buffer: the table is not read twice into memory. */
+  @Override
+  public void readFrom(PayloadInput in, long count) throws IOException {
+    long[] block = new long[(int) Math.min(count, 8192)];
+    for (long at = 0; at < count; at += block.length) {
+      int n = (int) Math.min(block.length, count - at);
+      in.readLongs(block, 0, n);
+      for (int i = 0; i < n; i++) {
+        set(at + i, block[i]);
+      }
+    }
   }
 
   @Override

@@ -165,8 +165,7 @@ public final class PartialKeyHashing {
    *     conditions above do not hold
    */
   public static int[] alternateOffsets(long bucketCount, int bits, long tableBytes) {
-    long overhead = (Integer.BYTES << Math.min(bits, 16)) + FingerprintStash.memoryBytes(FingerprintStash.DEFAULT_SLOTS);
-    if (bits > 16 || bucketCount > Integer.MAX_VALUE || overhead > tableBytes * 3 / 200) {
+    if (alternateOffsetsBytes(bucketCount, bits, tableBytes) == 0) {
       return null;
     }
     int[] offsets = new int[1 << bits];
@@ -174,6 +173,18 @@ public final class PartialKeyHashing {
       offsets[fp] = (int) alternateOffset(fp, bucketCount);
     }
     return offsets;
+  }
+
+  /**
+   * @param bucketCount the table's bucket count, at least 1
+   * @param bits the fingerprint width, 1..32
+   * @param tableBytes the bytes the table takes
+   * @return the bytes of the array {@link #alternateOffsets} makes for such a table, 0 if none
+   */
+  public static long alternateOffsetsBytes(long bucketCount, int bits, long tableBytes) {
+    long bytes = (long) Integer.BYTES << Math.min(bits, 16);
+    long overhead = bytes + FingerprintStash.memoryBytes(FingerprintStash.DEFAULT_SLOTS);
+    return bits > 16 || bucketCount > Integer.MAX_VALUE || overhead > tableBytes * 3 / 200 ? 0 : bytes;
   }
 
   /**

@@ -20,6 +20,7 @@ import dev.cuckoo.spi.PayloadOutput;
 import dev.cuckoo.spi.SpecSchema;
 import java.io.IOException;
 import java.util.OptionalLong;
+import java.util.function.LongFunction;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -190,11 +191,17 @@ public abstract class TableProvider implements FilterProvider {
     return payloadWords(resolved, newBucketCount(resolved)) + 1;
   }
 
-  /** {@inheritDoc} The words of the table {@link #create} allocates (its small stash aside). */
+  /**
+   * {@inheritDoc} What {@link #create} allocates, which its filter's {@code sizeInBytes} then
+   * reports: the table's words, the alternate offsets that go with them, and the stash.
+   */
   @Override
   public final OptionalLong memoryToCreate(FilterSpec resolved) {
     requireHeapTable(resolved);
-    return OptionalLong.of(Long.BYTES * heapWords(resolved));
+    long table = Long.BYTES * heapWords(resolved);
+    return OptionalLong.of(table
+        + PartialKeyHashing.alternateOffsetsBytes(newBucketCount(resolved), resolved.fingerprintBits().getAsInt(), table)
+        + FingerprintStash.memoryBytes(FingerprintStash.DEFAULT_SLOTS));
   }
 
   /**
@@ -242,9 +249,10 @@ public abstract class TableProvider implements FilterProvider {
   @Override
   public final CuckooFilter read(FilterSpec resolved, PayloadInput payload) throws IOException {
     requireHeapTable(resolved);
+    PayloadWords shape = new PayloadWords(this, resolved);
     TablePayload.Contents contents = TablePayload.read(payload, name(), resolved.capacity().getAsLong(),
         resolved.bucketSize().getAsInt(), resolved.fingerprintBits().getAsInt(), CuckooSizing.shardsOf(resolved),
-        new PayloadWords(this, resolved));
+        shape, shape);
     BitStringTable table = wrap(resolved, contents.buckets(), contents.words());
     if (!table.tailIsClear()) {
       throw new CorruptFilterException(name() + " payload has bits set after the last bucket of its table");
@@ -371,10 +379,10 @@ public abstract class TableProvider implements FilterProvider {
   }
 
   /**
-   * {@link #payloadWords} of a spec, as {@code TablePayload} asks for it: a class rather than a
-   * lambda, which would be a class spun at run time on a process's first open.
+   * {@link #payloadWords} and {@link #newHeapWords} of a spec, as {@code TablePayload} asks for
+   * them: a class rather than a lambda, which would be a class spun at run time on a process's first open.
    */
-  private static final class PayloadWords implements LongUnaryOperator {
+  private static final class PayloadWords implements LongUnaryOperator, LongFunction<TableWords> {
     private final TableProvider provider;
     private final FilterSpec resolved;
 
@@ -386,6 +394,11 @@ public abstract class TableProvider implements FilterProvider {
     @Override
     public long applyAsLong(long buckets) {
       return provider.payloadWords(resolved, buckets);
+    }
+
+    @Override
+    public TableWords apply(long length) {
+      return provider.newHeapWords(resolved, length);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.cuckoo.engine;
 
+import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
 
@@ -182,6 +183,20 @@ public abstract class TableWords {
   public void writeTo(PayloadOutput out, long count) throws IOException {
     for (long i = 0; i < count; i++) {
       out.writeLong(get(i));
+    }
+  }
+
+  /**
+   * Reads the first {@code count} words, in order, as {@link #writeTo} wrote them: a table read
+   * into the storage it was made in, so that reading allocates it once.
+   *
+   * @param in where to read them, with {@code 8·count} bytes {@link PayloadInput#atHand}
+   * @param count how many, at most {@link #length}
+   * @throws IOException if reading fails or the payload ends first
+   */
+  public void readFrom(PayloadInput in, long count) throws IOException {
+    for (long i = 0; i < count; i++) {
+      set(i, in.readLong());
     }
   }
 

@@ -10,6 +10,7 @@ import dev.cuckoo.spi.MappedPayload;
 import dev.cuckoo.spi.PayloadInput;
 import dev.cuckoo.spi.PayloadOutput;
 import java.io.IOException;
+import java.util.function.LongFunction;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -167,16 +168,20 @@ public final class TablePayload {
    * @param fingerprintBits the fingerprint width
    * @param shards the spec's shards, 1 for a table that is not sharded
    * @param payloadWords W, the longs the variant's table takes in the payload, for a bucket count
-   * @return what the payload holds, the table in {@link TableWords#onHeap} words
+   * @param newWords zeroed heap words of a length, in the storage the variant's table reads
+   *     fastest ({@code TableProvider.newHeapWords})
+   * @return what the payload holds, the table in words of {@code newWords} wherever its bytes
+   *     are {@link PayloadInput#atHand} or fit in one direct read, in {@link TableWords#onHeap}
+   *     words otherwise
    * @throws CorruptFilterException if a field is out of range or disagrees with the shape, or the
    *     payload ends early
    * @throws IOException if reading fails
    */
   public static Contents read(PayloadInput in, String variant, long capacity, int slots, int fingerprintBits,
-      int shards, LongUnaryOperator payloadWords) throws IOException {
+      int shards, LongUnaryOperator payloadWords, LongFunction<TableWords> newWords) throws IOException {
     Head head = head(in, variant, capacity, slots, fingerprintBits, shards, payloadWords);
     long words = head.tableWords();
-    long[] table;
+    TableWords table;
     FingerprintStash stash;
     if (head.layout() == ALIGNED_LAYOUT) {
       stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits, variant);
@@ -190,12 +195,30 @@ public final class TablePayload {
           throw new CorruptFilterException(variant + " payload has a non-zero byte in the padding before its table");
         }
       }
-      table = in.readLongArray((int) words, (int) words + 1, "a table of " + words + " longs");
+      table = table(in, words, newWords);
     } else {
-      table = in.readLongArray((int) words, (int) words + 1, "a table of " + words + " longs");
+      table = table(in, words, newWords);
       stash = FingerprintStash.read(in, FingerprintStash.DEFAULT_SLOTS, head.buckets(), fingerprintBits, variant);
     }
-    return new Contents(head.buckets(), head.items(), TableWords.onHeap(table), stash);
+    return new Contents(head.buckets(), head.items(), table, stash);
+  }
+
+  /*
+   * A table is allocated once, in the storage its class reads, and read into it, wherever the
+   * bytes are known to be there: a heap of N + 64 MiB reads a table of N bytes. Only from a
+   * stream that cannot say how much it holds, past one direct read (64 MiB), is it read into an
+   * array that grows as the bytes arrive, so that a forged length costs no more than the bytes
+   * sent (PayloadInput.readLongArray); such a table may be copied once more into its storage.
+   */
+  private static TableWords table(PayloadInput in, long words, LongFunction<TableWords> newWords) throws IOException {
+    String what = "a table of " + words + " longs";
+    in.requireRemaining(words * Long.BYTES, what);
+    if (words <= PayloadInput.DIRECT_READ_BYTES / Long.BYTES || in.atHand(words * Long.BYTES)) {
+      TableWords table = newWords.apply(words);
+      table.readFrom(in, words);
+      return table;
+    }
+    return TableWords.onHeap(in.readLongArray((int) words, (int) words + 1, what));
   }
 
   /** Bytes of layout 3's fields before its stash. */

@@ -12,6 +12,7 @@ import dev.cuckoo.ShardRouter;
 import dev.cuckoo.engine.CuckooSizing;
 import dev.cuckoo.engine.PartialKeyHashing;
 import dev.cuckoo.testkit.FileFaultContractTest;
+import dev.cuckoo.testkit.HeapSizeChild;
 import dev.cuckoo.testkit.Filters;
 import dev.cuckoo.testkit.MachineCrashContractTest;
 import dev.cuckoo.testkit.MappedFilterContractTest;
@@ -368,6 +369,52 @@ public abstract class TableVariantContractTest {
     @MethodSource("configs")
     void tenMillionOperationsKeepTheContract(String config) {
       System.out.println(new SoakRun(config, SoakRun.OPERATIONS).run());
+    }
+  }
+
+  /**
+   * A filter takes its own size: for each of {@link #capacityWidths}, a filter whose table is N
+   * bytes (N past one direct read of a payload, 64 MiB) is created, and read back from its file,
+   * in a child JVM whose heap is N + 64 MiB; a heap of half that refuses it, naming its size and
+   * the heap's maximum, and the config the refusal says fits is created in that same heap.
+   */
+  @Nested
+  @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+  class HeapSize {
+    static final long MIB = 1 << 20;
+
+    List<Integer> widths() {
+      return java.util.Arrays.stream(capacityWidths()).boxed().toList();
+    }
+
+    @ParameterizedTest(name = "{0} bits")
+    @MethodSource("widths")
+    void aTableOfNBytesIsCreatedAndReadInAHeapOfNPlus64MiB(int bits, @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+        throws Exception {
+      // About 80 MiB of table: past the 64 MiB a payload is read in at once without asking.
+      String config = variant() + "?capacity=" + (80 * MIB * 8 * 95 / 100 / bits) + "&fingerprintBits=" + bits;
+      java.nio.file.Path file = dir.resolve("f.cuckoo");
+      HeapSizeChild.Outcome made = HeapSizeChild.run(1024 * MIB, "make", config, file.toString());
+      assertEquals(0, made.status(), made.output());
+      long n = made.figure("size");
+      assertTrue(n > 64 * MIB, config + " takes " + n + " bytes");
+
+      HeapSizeChild.Outcome created = HeapSizeChild.run(n + 64 * MIB, "create", config);
+      assertEquals(0, created.status(), created.output());
+      assertEquals(n, created.figure("size"));
+      HeapSizeChild.Outcome read = HeapSizeChild.run(n + 64 * MIB, "read", file.toString());
+      assertEquals(0, read.status(), read.output());
+      assertEquals(n, read.figure("size"));
+
+      HeapSizeChild.Outcome refused = HeapSizeChild.run(n / 2, "refused", config);
+      assertEquals(0, refused.status(), refused.output());
+      String message = refused.output();
+      java.util.regex.Matcher needs = java.util.regex.Pattern.compile("needs (\\d+) bytes").matcher(message);
+      assertTrue(needs.find(), message);
+      long stated = Long.parseLong(needs.group(1));
+      assertEquals(n, stated, message);
+      assertTrue(message.contains("the heap's maximum of " + refused.figure("max") + " bytes"), message);
+      assertTrue(refused.figure("size") <= refused.figure("max") / 2, message);
     }
   }
 }

@@ -25,6 +25,16 @@ import java.nio.file.Path;
  * for i in 1 2 3 4 5; do java -cp /tmp/first-open.jar:$CP FirstOpen /tmp/first-open.cuckoo; done
  * }</pre>
  *
+ * <p>With a second argument, {@code opened}, it first asks the class loader for a resource no jar
+ * has, which opens every jar of the class path before the clock starts, as a running application
+ * has opened them by the time it opens a filter; without it, a class path whose library jars come
+ * after the others is opened by the class loader inside the measurement, to find the library's
+ * first class:
+ *
+ * <pre>{@code
+ * java -cp /tmp/first-open.jar:$OTHER_JARS:$CP FirstOpen /tmp/first-open.cuckoo opened
+ * }</pre>
+ *
  * <p>It prints the milliseconds from the call to the answer, and the CPU time of the thread
  * (less disturbed by other processes on a busy machine); the heap the thread allocated meanwhile
  * and what of it is still in use after a collection; the classes loaded, the JDK's included; and
@@ -48,6 +58,9 @@ public final class FirstOpen {
       return;
     }
     Path file = Path.of(args[0]);
+    if (args.length > 1 && args[1].equals("opened")) {
+      FirstOpen.class.getClassLoader().getResource("META-INF/first-open/none");
+    }
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     ClassLoadingMXBean classes = ManagementFactory.getClassLoadingMXBean();
     var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

@@ -57,7 +57,7 @@ public final class FilterFileInfo {
    *     not installed
    */
   public int currentFormatVersion() {
-    if (!ProviderRegistry.variants().contains(header.variant())) {
+    if (!ProviderRegistry.isInstalled(header.variant())) {
       return header.version();
     }
     return ProviderRegistry.mapsFiles(header.variant()) ? FilterFile.FORMAT_VERSION : FilterFile.UNALIGNED_VERSION;

@@ -78,7 +78,7 @@ public final class MappedFiles {
       }
       if (header.version() < FilterFile.FORMAT_VERSION) {
         // A variant that never maps is told as such: converting its file would change nothing.
-        if (ProviderRegistry.variants().contains(header.variant()) && !ProviderRegistry.mapsFiles(header.variant())) {
+        if (ProviderRegistry.isInstalled(header.variant()) && !ProviderRegistry.mapsFiles(header.variant())) {
           throw notMappable(header.variant());
         }
         // A version 3 file whose version field was damaged reads as an older header whose file

@@ -6,50 +6,50 @@ import dev.cuckoo.spi.HashStrategy;
 import dev.cuckoo.spi.HashStrategyProvider;
 import dev.cuckoo.spi.SpecSchema;
 import dev.cuckoo.text.ClosestName;
-import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
- * The installed variants and hashes, found with {@link ServiceLoader} the first time they are
- * needed (on the class path and the module path alike), by name. {@link dev.cuckoo.CuckooFilters}
- * is its public face; the file reader looks variants up here, so nothing in the SPI calls back
- * into the API.
+ * The installed variants and hashes, found with {@link ServiceLoader} when they are needed (on the
+ * class path and the module path alike), by name: a lookup of one name reads the class path only
+ * as far as the jar that provides it, a listing reads all of it (see ProviderScan). {@link
+ * dev.cuckoo.CuckooFilters} is its public face; the file reader looks variants up here, so nothing
+ * in the SPI calls back into the API.
  */
 public final class ProviderRegistry {
-  private static volatile ProviderRegistry instance;
-
-  private final Map<String, FilterProvider> variants = load(FilterProvider.class, "variant");
-  private final Map<String, HashStrategyProvider> hashes = load(HashStrategyProvider.class, "hash");
+  // The first-party providers, as their modules' `provides` clauses name them: a lookup of one of
+  // these names on the class path loads the class instead of reading every jar's services files
+  // (ProviderScan). A name missing here is still found, by the scan; FirstOpenTest fails then.
+  private static final ProviderScan<FilterProvider> VARIANTS = new ProviderScan<>(FilterProvider.class, "variant",
+      ProviderRegistry.class, Map.of(
+          "classic", "dev.cuckoo.classic.ClassicProvider",
+          "semi-sorted", "dev.cuckoo.semisorted.SemiSortedProvider",
+          "scalable", "dev.cuckoo.scalable.ScalableProvider",
+          "expandable", "dev.cuckoo.expandable.ExpandableProvider"));
+  private static final ProviderScan<HashStrategyProvider> HASHES = new ProviderScan<>(HashStrategyProvider.class, "hash",
+      ProviderRegistry.class, Map.of(
+          "xxh3", "dev.cuckoo.hashing.Xxh3Provider",
+          "xxh64", "dev.cuckoo.hashing.Xxh64Provider",
+          "murmur3", "dev.cuckoo.hashing.Murmur3Provider",
+          "wyhash", "dev.cuckoo.hashing.WyHashProvider",
+          "metro", "dev.cuckoo.hashing.MetroProvider",
+          "city", "dev.cuckoo.hashing.CityProvider",
+          "farm", "dev.cuckoo.hashing.FarmProvider",
+          "murmur64a", "dev.cuckoo.hashing.Murmur64aProvider"));
 
   private ProviderRegistry() {}
 
-  private static ProviderRegistry get() {
-    ProviderRegistry r = instance;
-    if (r == null) {
-      synchronized (ProviderRegistry.class) {
-        r = instance;
-        if (r == null) {
-          r = new ProviderRegistry();
-          instance = r;
-        }
-      }
-    }
-    return r;
-  }
-
   /** @return the names of the installed variants, sorted */
   public static Set<String> variants() {
-    return get().variants.keySet();
+    return VARIANTS.names();
   }
 
   /** @return the names of the installed hashes, sorted */
   public static Set<String> hashes() {
-    return get().hashes.keySet();
+    return HASHES.names();
   }
 
   /**
@@ -59,7 +59,7 @@ public final class ProviderRegistry {
    */
   public static FilterProvider provider(String variant) {
     Objects.requireNonNull(variant, "variant must not be null");
-    FilterProvider p = get().variants.get(variant);
+    FilterProvider p = VARIANTS.find(variant);
     if (p == null) {
       throw new IllegalArgumentException(
           "variant '" + variant + "' is not installed" + ClosestName.didYouMean(variant, variants())
@@ -70,10 +70,18 @@ public final class ProviderRegistry {
 
   /**
    * @param variant a variant's name
+   * @return whether it is installed
+   */
+  public static boolean isInstalled(String variant) {
+    return VARIANTS.find(variant) != null;
+  }
+
+  /**
+   * @param variant a variant's name
    * @return whether it is installed and maps its files
    */
   public static boolean mapsFiles(String variant) {
-    FilterProvider p = get().variants.get(variant);
+    FilterProvider p = VARIANTS.find(variant);
     return p != null && p.mapsFiles();
   }
 
@@ -82,7 +90,7 @@ public final class ProviderRegistry {
    * @return its schema, if it is installed (nothing is thrown for one that is not)
    */
   public static Optional<SpecSchema> installedSchema(String variant) {
-    FilterProvider p = get().variants.get(variant);
+    FilterProvider p = VARIANTS.find(variant);
     return p == null ? Optional.empty() : Optional.of(p.schema());
   }
 
@@ -94,7 +102,7 @@ public final class ProviderRegistry {
    */
   public static HashStrategy hash(String name, long seed) {
     Objects.requireNonNull(name, "hash name must not be null");
-    HashStrategyProvider p = get().hashes.get(name);
+    HashStrategyProvider p = HASHES.find(name);
     if (p == null) {
       throw new IllegalArgumentException("hash '" + name + "' is not installed" + installedHashes(name));
     }
@@ -154,7 +162,7 @@ public final class ProviderRegistry {
       throw new IllegalStateException("provider of variant " + resolved.variant() + " resolved no hash: " + resolved);
     }
     String hash = named.get();
-    if (!hashes().contains(hash)) {
+    if (HASHES.find(hash) == null) {
       throw new IllegalArgumentException(FilterSpec.HASH + "=" + hash + " is not installed" + installedHashes(hash));
     }
   }
@@ -173,35 +181,5 @@ public final class ProviderRegistry {
 
   private static String listed(Set<String> names, String ifNone) {
     return names.isEmpty() ? ifNone : String.join(", ", names);
-  }
-
-  /*
-   * No lambdas or method references here, nor on the rest of the way from CuckooFilters.open to a
-   * lookup: each is a class spun at run time the first time it runs, a cost every process pays
-   * again at its first call (docs/results.md, "A process's first open").
-   */
-  private static <T> Map<String, T> load(Class<T> service, String kind) {
-    TreeMap<String, T> found = new TreeMap<>();
-    ClassLoader context = Thread.currentThread().getContextClassLoader();
-    ServiceLoader<T> loader =
-        context != null ? ServiceLoader.load(service, context) : ServiceLoader.load(service);
-    for (T provider : loader) {
-      T before = found.putIfAbsent(nameOf(provider), provider);
-      if (before != null && before.getClass() != provider.getClass()) {
-        throw new IllegalStateException(
-            "two installed " + kind + "s are named '" + nameOf(provider) + "': "
-                + before.getClass().getName() + " and " + provider.getClass().getName());
-      }
-    }
-    if (context != null && context != ProviderRegistry.class.getClassLoader()) {
-      for (T provider : ServiceLoader.load(service, ProviderRegistry.class.getClassLoader())) {
-        found.putIfAbsent(nameOf(provider), provider);
-      }
-    }
-    return Collections.unmodifiableMap(found);
-  }
-
-  private static String nameOf(Object provider) {
-    return provider instanceof FilterProvider p ? p.name() : ((HashStrategyProvider) provider).name();
   }
 }

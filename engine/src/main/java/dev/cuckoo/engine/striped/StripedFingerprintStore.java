@@ -74,10 +74,12 @@ public final class StripedFingerprintStore implements FingerprintStore {
    */
 
   private static final VarHandle RELOCATIONS;
+  private static final VarHandle COPIES;
 
   static {
     try {
       RELOCATIONS = MethodHandles.lookup().findVarHandle(StripedFingerprintStore.class, "relocations", long.class);
+      COPIES = MethodHandles.lookup().findVarHandle(StripedFingerprintStore.class, "copies", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -116,6 +118,14 @@ public final class StripedFingerprintStore implements FingerprintStore {
    */
   @SuppressWarnings("unused")
   private long relocations;
+  /**
+   * Entries a kick path has stored in their other bucket and not yet taken from their old one
+   * (KickPath.move: the copy first, then the original goes); read and changed only through
+   * {@link #COPIES}. Between the two writes no lock is held, so a snapshot that took every
+   * stripe's lock there would see the entry twice: {@link #whileUnchanged} waits for none.
+   */
+  @SuppressWarnings("unused")
+  private long copies;
   /** Whether lookups may validate with {@link #relocations} alone. */
   private final boolean movesOnly;
 
@@ -465,6 +475,13 @@ public final class StripedFingerprintStore implements FingerprintStore {
   @Override
   public void whileUnchanged(Snapshot action) throws IOException {
     locks.lockAll();
+    // Every write of a kick path is made under its stripe's lock, so with all of them held the
+    // count of copies cannot change; a path between its two writes needs a lock to finish.
+    while ((long) COPIES.getVolatile(this) != 0) {
+      locks.unlockAll();
+      Thread.onSpinWait();
+      locks.lockAll();
+    }
     try {
       action.run();
     } finally {
@@ -526,7 +543,11 @@ public final class StripedFingerprintStore implements FingerprintStore {
         beginMove();
         locks.beginWrite(stripe);
         try {
-          return insert ? table.insert(bucket, entry) : table.remove(bucket, entry);
+          boolean written = insert ? table.insert(bucket, entry) : table.remove(bucket, entry);
+          if (written) {
+            COPIES.getAndAdd(StripedFingerprintStore.this, insert ? 1L : -1L);
+          }
+          return written;
         } finally {
           locks.endWrite(stripe);
           endMove();

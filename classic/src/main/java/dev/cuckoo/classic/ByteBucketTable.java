@@ -39,6 +39,36 @@ final class ByteBucketTable extends BucketTable {
     return SwarLanes.anyZero(both ^ (fingerprint * LO), LO, HI) != 0;
   }
 
+  /**
+   * Looks up a block of key hashes in three passes, as {@link ShortBucketTable#containsHashes}
+   * does, gathering ints ({@link TableWords#gatherInts}).
+   *
+   * @param hashes the hashes, in {@code [0, n)}
+   * @param n how many, at most {@code scratch.length / 2}
+   * @param scratch at least {@code 2n} longs
+   * @param results where answer {@code i} goes, at {@code at + i}
+   * @param at where the block's answers start
+   * @return how many are true
+   */
+  @Override
+  public int containsHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
+    for (int i = 0; i < n; i++) {
+      long keyHash = hashes[i];
+      long bucket1 = bucketIndex(keyHash);
+      scratch[2 * i] = bucket1;
+      scratch[2 * i + 1] = alternate(bucket1, fingerprint(keyHash));
+    }
+    words.gatherInts(scratch, 2 * n);
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+      long both = scratch[2 * i] | (scratch[2 * i + 1] << 32);
+      boolean r = SwarLanes.anyZero(both ^ (fingerprint(hashes[i]) * LO), LO, HI) != 0;
+      results[at + i] = r;
+      found += r ? 1 : 0;
+    }
+    return found;
+  }
+
   @Override
   public int count(long bucket1, long bucket2, int fingerprint) {
     long both = (bucket(bucket1) & 0xFFFF_FFFFL) | (bucket(bucket2) << 32);

@@ -60,7 +60,7 @@ final class ClassicFilter {
       return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
     }
 
-    /** {@inheritDoc} Both buckets of every key read first, then tested; the stash after. */
+    /** {@inheritDoc} Both buckets of every key gathered first, then tested; the stash after. */
     @Override
     protected int mightContainHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
       return stashed(table, hashes, n, results, at, table.containsHashes(hashes, n, scratch, results, at));
@@ -80,6 +80,12 @@ final class ClassicFilter {
     protected boolean mightContainHash(long keyHash) {
       return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
     }
+
+    /** {@inheritDoc} Both buckets of every key gathered first, then tested; the stash after. */
+    @Override
+    protected int mightContainHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
+      return stashed(table, hashes, n, results, at, table.containsHashes(hashes, n, scratch, results, at));
+    }
   }
 
   /** Every other shape ({@link PackedBucketTable}). */
@@ -96,7 +102,7 @@ final class ClassicFilter {
       return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
     }
 
-    /** {@inheritDoc} Both buckets of every key read first, then tested, where a bucket is one window; the stash after. */
+    /** {@inheritDoc} Both buckets of every key gathered first, then tested, where a bucket is one window; the stash after. */
     @Override
     protected int mightContainHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
       return stashed(table, hashes, n, results, at, table.containsHashes(hashes, n, scratch, results, at));

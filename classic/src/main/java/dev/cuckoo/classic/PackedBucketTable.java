@@ -108,9 +108,9 @@ final class PackedBucketTable extends BucketTable {
   }
 
   /**
-   * Looks up a block of key hashes in two passes, as {@link ShortBucketTable#containsHashes}
-   * does: first both buckets of every key, whose loads are independent of one another, so that
-   * their cache misses overlap; then the tests. Shapes whose bucket is more than one window look
+   * Looks up a block of key hashes in three passes, as {@link ShortBucketTable#containsHashes}
+   * does: both buckets of every key, their windows gathered ({@link TableWords#gatherWindows}),
+   * the tests. Shapes whose bucket is more than one window look
    * up key by key.
    *
    * @param hashes the hashes, in {@code [0, n)}
@@ -134,13 +134,13 @@ final class PackedBucketTable extends BucketTable {
     for (int i = 0; i < n; i++) {
       long keyHash = hashes[i];
       long bucket1 = bucketIndex(keyHash);
-      int fingerprint = fingerprint(keyHash);
-      long pattern = (fingerprint & 0xFFFF_FFFFL) * lo;
-      scratch[2 * i] = window(bucket1 * bucketBits) ^ pattern;
-      scratch[2 * i + 1] = window(alternate(bucket1, fingerprint) * bucketBits) ^ pattern;
+      scratch[2 * i] = bucket1 * bucketBits;
+      scratch[2 * i + 1] = alternate(bucket1, fingerprint(keyHash)) * bucketBits;
     }
+    words.gatherWindows(scratch, 2 * n);
     for (int i = 0; i < n; i++) {
-      boolean r = (SwarLanes.anyZero(scratch[2 * i], lo, hi) | SwarLanes.anyZero(scratch[2 * i + 1], lo, hi)) != 0;
+      long pattern = (fingerprint(hashes[i]) & 0xFFFF_FFFFL) * lo;
+      boolean r = (SwarLanes.anyZero(scratch[2 * i] ^ pattern, lo, hi) | SwarLanes.anyZero(scratch[2 * i + 1] ^ pattern, lo, hi)) != 0;
       results[at + i] = r;
       found += r ? 1 : 0;
     }

@@ -30,31 +30,30 @@ final class ShortBucketTable extends BucketTable {
   }
 
   /**
-   * Looks up a block of key hashes in two passes: first both words of every key, whose loads
-   * are independent of one another, so that the processor keeps many of their cache misses in
-   * flight (in a loop of whole lookups it keeps as many as its window holds lookups); then the
-   * tests.
+   * Looks up a block of key hashes in three passes: both buckets of every key; their words,
+   * gathered in one loop of loads and nothing else ({@link TableWords#gather}), so that the
+   * processor keeps as many of their cache misses in flight as it holds loads; then the tests.
    *
    * @param hashes the hashes, in {@code [0, n)}
-   * @param n how many, at most {@code xors.length / 2}
-   * @param xors scratch of at least {@code 2n} longs
+   * @param n how many, at most {@code scratch.length / 2}
+   * @param scratch at least {@code 2n} longs
    * @param results where answer {@code i} goes, at {@code at + i}
    * @param at where the block's answers start
    * @return how many are true
    */
   @Override
-  public int containsHashes(long[] hashes, int n, long[] xors, boolean[] results, int at) {
+  public int containsHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
     for (int i = 0; i < n; i++) {
       long keyHash = hashes[i];
       long bucket1 = bucketIndex(keyHash);
-      int fingerprint = fingerprint(keyHash);
-      long pattern = fingerprint * LO;
-      xors[2 * i] = words.get(bucket1) ^ pattern;
-      xors[2 * i + 1] = words.get(alternate(bucket1, fingerprint)) ^ pattern;
+      scratch[2 * i] = bucket1;
+      scratch[2 * i + 1] = alternate(bucket1, fingerprint(keyHash));
     }
+    words.gather(scratch, 2 * n);
     int found = 0;
     for (int i = 0; i < n; i++) {
-      boolean r = SwarLanes.anyZero(xors[2 * i], xors[2 * i + 1], LO, HI) != 0;
+      long pattern = fingerprint(hashes[i]) * LO;
+      boolean r = SwarLanes.anyZero(scratch[2 * i] ^ pattern, scratch[2 * i + 1] ^ pattern, LO, HI) != 0;
       results[at + i] = r;
       found += r ? 1 : 0;
     }

@@ -48,6 +48,22 @@ final class HeapWords extends TableWords {
   }
 
   @Override
+  public void gather(long[] at, int n) {
+    long[] w = words;
+    for (int i = 0; i < n; i++) {
+      at[i] = w[(int) at[i]];
+    }
+  }
+
+  @Override
+  public void gatherWindows(long[] at, int n) {
+    long[] w = words;
+    for (int i = 0; i < n; i++) {
+      at[i] = PackedBits.window(w, at[i]);
+    }
+  }
+
+  @Override
   public void write(long offset, long value, long mask) {
     PackedBits.write(words, offset, value, mask);
   }

@@ -60,6 +60,14 @@ final class IntHeapWords extends TableWords {
   }
 
   @Override
+  public void gatherInts(long[] at, int n) {
+    int[] w = ints;
+    for (int i = 0; i < n; i++) {
+      at[i] = w[(int) at[i]] & 0xFFFF_FFFFL;
+    }
+  }
+
+  @Override
   public void clear() {
     Arrays.fill(ints, 0);
   }

@@ -131,6 +131,54 @@ public abstract class TableWords {
     return (get(w) >>> offset) | ((next << 1) << ~offset);
   }
 
+  /*
+   * The gathers are the middle pass of a block of lookups (BitStringTable.containsHashes): every
+   * key's buckets computed first, then their loads issued back to back with nothing else between
+   * them, then the tests. A load that misses the caches holds its place in the processor's
+   * window until it completes, so the keys whose misses overlap are as many as the window holds
+   * of this loop: a handful of instructions a key here, where a whole lookup takes some eighty
+   * (docs/results.md, "Many lookups at once"). Each storage gathers from its own memory in one
+   * loop, with no call per load.
+   */
+
+  /**
+   * Replaces each of the first {@code n} word indexes in {@code at} with the word there.
+   *
+   * @param at word indexes, each below {@link #length}; on return, the words
+   * @param n how many
+   */
+  public void gather(long[] at, int n) {
+    for (int i = 0; i < n; i++) {
+      at[i] = get(at[i]);
+    }
+  }
+
+  /**
+   * Replaces each of the first {@code n} int indexes in {@code at} with the int there ({@link
+   * #getInt}), unsigned.
+   *
+   * @param at int indexes, each below {@code 2·length()}; on return, the ints
+   * @param n how many
+   */
+  public void gatherInts(long[] at, int n) {
+    for (int i = 0; i < n; i++) {
+      at[i] = getInt(at[i]) & 0xFFFF_FFFFL;
+    }
+  }
+
+  /**
+   * Replaces each of the first {@code n} bit offsets in {@code at} with the 64 bits from there
+   * ({@link #window}).
+   *
+   * @param at bit offsets, each below {@code 64·length()}; on return, the windows
+   * @param n how many
+   */
+  public void gatherWindows(long[] at, int n) {
+    for (int i = 0; i < n; i++) {
+      at[i] = window(at[i]);
+    }
+  }
+
   /**
    * Stores the low bits of {@code value} that {@code mask} selects at the bit offset, storing to
    * the word after only when the field reaches into it, and keeping every other bit of the words

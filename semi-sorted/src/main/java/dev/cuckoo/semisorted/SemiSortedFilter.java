@@ -55,6 +55,12 @@ final class SemiSortedFilter {
     protected boolean mightContainHash(long keyHash) {
       return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
     }
+
+    /** {@inheritDoc} Both buckets of every key gathered first, then tested; the stash after. */
+    @Override
+    protected int mightContainHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
+      return stashed(table, hashes, n, results, at, table.containsHashes(hashes, n, scratch, results, at));
+    }
   }
 
   /** Every other width. */

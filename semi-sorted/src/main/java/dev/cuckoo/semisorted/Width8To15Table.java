@@ -72,10 +72,18 @@ final class Width8To15Table extends SemiSortedTable {
    * @return whether either bucket, at these bit offsets, holds the fingerprint
    */
   static boolean contains(TableWords words, long[] lanes, long offset1, long offset2, int fingerprint, long lo, long hi) {
-    long highPattern = (fingerprint >>> 4) * lo;
     // Both windows are read before either is tested, so the two cache misses overlap.
-    long x1 = words.window(offset1);
-    long x2 = words.window(offset2);
+    return containsIn(words.window(offset1), words.window(offset2), lanes, fingerprint, lo, hi);
+  }
+
+  /**
+   * @param x1 the first bucket's window (its bits from its offset)
+   * @param x2 the second's
+   * @return whether either bucket holds the fingerprint
+   * @see #contains(TableWords, long[], long, long, int, long, long)
+   */
+  static boolean containsIn(long x1, long x2, long[] lanes, int fingerprint, long lo, long hi) {
+    long highPattern = (fingerprint >>> 4) * lo;
     long h1 = (x1 >>> SemiSortCodec.CODE_BITS) ^ highPattern;
     long h2 = (x2 >>> SemiSortCodec.CODE_BITS) ^ highPattern;
     if ((SwarLanes.anyZero(h1, lo, hi) | SwarLanes.anyZero(h2, lo, hi)) == 0) {

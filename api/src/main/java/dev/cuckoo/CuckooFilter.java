@@ -293,14 +293,35 @@ public interface CuckooFilter {
    * @throws IllegalArgumentException if {@code results} is shorter than {@code keys}
    */
   default int mightContainAll(long[] keys, boolean[] results) {
-    Objects.requireNonNull(keys, "keys must not be null");
-    Objects.requireNonNull(results, "results must not be null");
-    if (results.length < keys.length) {
-      throw new IllegalArgumentException("results has " + results.length + " places for " + keys.length + " keys");
-    }
+    dev.cuckoo.internal.BatchArguments.require(keys, results);
     int found = 0;
     for (int i = 0; i < keys.length; i++) {
       boolean r = mightContain(keys[i]);
+      results[i] = r;
+      found += r ? 1 : 0;
+    }
+    return found;
+  }
+
+  /**
+   * Looks up many byte keys: {@code results[i] = mightContain(keys[i])} for every key, faster
+   * than a loop where the filter is larger than the caches, as {@link #mightContainAll(long[],
+   * boolean[])} is. Each key is the first {@code lengths[i]} bytes of {@code keys[i]}, so that a
+   * caller can reuse its arrays from one batch to the next.
+   *
+   * @param keys the keys' arrays, none null
+   * @param lengths how many bytes of each are the key, at least as long as {@code keys}
+   * @param count how many keys, from the first
+   * @param results where to write the answers, at least {@code count} long
+   * @return how many of the keys might be present
+   * @throws IllegalArgumentException if an array is shorter than {@code count}
+   * @throws IndexOutOfBoundsException if a length is negative or past its key's array
+   */
+  default int mightContainAll(byte[][] keys, int[] lengths, int count, boolean[] results) {
+    dev.cuckoo.internal.BatchArguments.require(keys, lengths, count, results);
+    int found = 0;
+    for (int i = 0; i < count; i++) {
+      boolean r = mightContain(keys[i], 0, lengths[i]);
       results[i] = r;
       found += r ? 1 : 0;
     }

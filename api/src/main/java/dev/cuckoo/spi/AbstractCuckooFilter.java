@@ -2,6 +2,7 @@ package dev.cuckoo.spi;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.internal.BatchArguments;
 import dev.cuckoo.internal.FilterFile;
 import dev.cuckoo.internal.ProviderRegistry;
 import java.io.IOException;
@@ -189,11 +190,7 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
    */
   @Override
   public final int mightContainAll(long[] keys, boolean[] results) {
-    Objects.requireNonNull(keys, "keys must not be null");
-    Objects.requireNonNull(results, "results must not be null");
-    if (results.length < keys.length) {
-      throw new IllegalArgumentException("results has " + results.length + " places for " + keys.length + " keys");
-    }
+    BatchArguments.require(keys, results);
     long[] hashes = new long[Math.min(BLOCK, keys.length)];
     long[] scratch = new long[2 * hashes.length];
     int found = 0;
@@ -201,6 +198,26 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
       int n = Math.min(BLOCK, keys.length - at);
       for (int i = 0; i < n; i++) {
         hashes[i] = hash.hashLong(keys[at + i]);
+      }
+      found += mightContainHashes(hashes, n, scratch, results, at);
+    }
+    return found;
+  }
+
+  /**
+   * {@inheritDoc} Hashes the keys a block at a time and hands each block to {@link
+   * #mightContainHashes}.
+   */
+  @Override
+  public final int mightContainAll(byte[][] keys, int[] lengths, int count, boolean[] results) {
+    BatchArguments.require(keys, lengths, count, results);
+    long[] hashes = new long[Math.min(BLOCK, count)];
+    long[] scratch = new long[2 * hashes.length];
+    int found = 0;
+    for (int at = 0; at < count; at += BLOCK) {
+      int n = Math.min(BLOCK, count - at);
+      for (int i = 0; i < n; i++) {
+        hashes[i] = hashRange(keys[at + i], 0, lengths[at + i]);
       }
       found += mightContainHashes(hashes, n, scratch, results, at);
     }
@@ -226,6 +243,46 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
       found += r ? 1 : 0;
     }
     return found;
+  }
+
+  /**
+   * {@inheritDoc} Hashes the keys a block at a time and hands each block to {@link #addHashes}.
+   */
+  @Override
+  public final long addAll(long[] keys) {
+    Objects.requireNonNull(keys, "keys must not be null");
+    long[] hashes = new long[Math.min(BLOCK, keys.length)];
+    long[] scratch = new long[2 * hashes.length];
+    for (int at = 0; at < keys.length; at += BLOCK) {
+      int n = Math.min(BLOCK, keys.length - at);
+      for (int i = 0; i < n; i++) {
+        hashes[i] = hash.hashLong(keys[at + i]);
+      }
+      int added = addHashes(hashes, n, scratch);
+      if (added < n) {
+        return (long) at + added;
+      }
+    }
+    return keys.length;
+  }
+
+  /**
+   * Adds a block of key hashes in order, stopping at the first the filter refuses, as {@link
+   * #addAll(long[])} promises. The default asks {@link #addHash} for each; a variant whose adds
+   * miss the caches can read the block's buckets first.
+   *
+   * @param hashes the keys' hashes, in {@code [0, n)}
+   * @param n how many
+   * @param scratch {@code 2n} longs the variant may use
+   * @return how many were added: {@code n}, or the index of the refused one
+   */
+  protected int addHashes(long[] hashes, int n, long[] scratch) {
+    for (int i = 0; i < n; i++) {
+      if (!addHash(hashes[i])) {
+        return i;
+      }
+    }
+    return n;
   }
 
   private long hashRange(byte[] key, int offset, int length) {

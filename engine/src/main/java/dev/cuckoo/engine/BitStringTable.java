@@ -141,6 +141,25 @@ public abstract class BitStringTable implements CuckooTable {
     return found;
   }
 
+  /**
+   * Reads the first word of both buckets of every key of a block, in one loop of loads ({@link
+   * TableWords#gather}), and nothing else: the adds that follow, key by key, find their buckets
+   * in the cache, where each would otherwise wait for its own miss in turn.
+   *
+   * @param hashes the hashes, in {@code [0, n)}
+   * @param n how many
+   * @param scratch at least {@code 2n} longs, overwritten
+   */
+  public final void fetchBuckets(long[] hashes, int n, long[] scratch) {
+    for (int i = 0; i < n; i++) {
+      long keyHash = hashes[i];
+      long bucket1 = bucketIndex(keyHash);
+      scratch[2 * i] = (bucket1 * bucketBits) >>> 6;
+      scratch[2 * i + 1] = (alternate(bucket1, fingerprint(keyHash)) * bucketBits) >>> 6;
+    }
+    words.gather(scratch, 2 * n);
+  }
+
   // ---------------------------------------------------------------- sizes and checks
 
   /**

@@ -397,6 +397,13 @@ public abstract class TableFilter extends AbstractCuckooFilter {
     return changing().add(keyHash);
   }
 
+  /** {@inheritDoc} Both buckets of every key of the block fetched first ({@link BitStringTable#fetchBuckets}), then added in order. */
+  @Override
+  protected final int addHashes(long[] hashes, int n, long[] scratch) {
+    table.fetchBuckets(hashes, n, scratch);
+    return super.addHashes(hashes, n, scratch);
+  }
+
   @Override
   protected final boolean addIfAbsentHash(long keyHash) {
     return changing().addIfAbsent(keyHash);

@@ -69,6 +69,9 @@ final class QueryCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  /** Keys of {@code --input} looked up at once. */
+  private static final int BATCH = 1024;
+
   private long absent;
 
   @Override
@@ -91,12 +94,23 @@ final class QueryCommand implements Callable<Integer> {
             ? ProgressBar.on(spec.commandLine().getErr(), reader.totalBytes())
             : ProgressBar.off();
         long read = 0;
+        // Keys are looked up a batch at a time (mightContainAll): a filter larger than the caches
+        // answers a batch about twice as fast as a loop (docs/results.md, "Many lookups at once").
+        byte[][] batch = new byte[BATCH][];
+        int[] lengths = new int[BATCH];
+        boolean[] found = new boolean[BATCH];
+        int n = 0;
         try {
           for (byte[] key = reader.next(); key != null; key = reader.next()) {
-            answer(out, filter, recordSize > 0 ? HexFormat.of().formatHex(key) : new String(key, StandardCharsets.UTF_8),
-                key);
+            batch[n] = key;
+            lengths[n++] = key.length;
+            if (n == BATCH) {
+              answerAll(out, filter, batch, lengths, n, found, recordSize);
+              n = 0;
+            }
             bar.update(++read, reader.bytesConsumed());
           }
+          answerAll(out, filter, batch, lengths, n, found, recordSize);
         } finally {
           bar.finish();
         }
@@ -108,8 +122,24 @@ final class QueryCommand implements Callable<Integer> {
     return absent > 0 ? CuckooCommand.EXIT_INCOMPLETE : CuckooCommand.EXIT_OK;
   }
 
+  private void answerAll(PrintWriter out, CuckooFilter filter, byte[][] keys, int[] lengths, int n, boolean[] found,
+      int recordSize) {
+    if (!count) {
+      filter.mightContainAll(keys, lengths, n, found);
+    }
+    for (int i = 0; i < n; i++) {
+      String shown = quiet ? null
+          : recordSize > 0 ? HexFormat.of().formatHex(keys[i]) : new String(keys[i], StandardCharsets.UTF_8);
+      print(out, shown, count ? filter.count(keys[i]) : found[i] ? 1 : 0);
+      keys[i] = null;
+    }
+  }
+
   private void answer(PrintWriter out, CuckooFilter filter, String shown, byte[] key) {
-    long copies = count ? filter.count(key) : (filter.mightContain(key) ? 1 : 0);
+    print(out, shown, count ? filter.count(key) : (filter.mightContain(key) ? 1 : 0));
+  }
+
+  private void print(PrintWriter out, String shown, long copies) {
     if (copies == 0) {
       absent++;
     }

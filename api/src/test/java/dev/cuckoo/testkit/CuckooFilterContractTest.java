@@ -977,6 +977,30 @@ public abstract class CuckooFilterContractTest {
     assertEquals(expected, found, where);
     assertEquals(0, f.mightContainAll(new long[0], new boolean[0]), where);
     assertThrows(IllegalArgumentException.class, () -> f.mightContainAll(probes, new boolean[probes.length - 1]), where);
+
+    // Byte keys: the first lengths[i] bytes of each array are the key, the rest is not.
+    byte[][] texts = new byte[probes.length][];
+    int[] lengths = new int[probes.length];
+    for (int i = 0; i < probes.length; i++) {
+      byte[] key = ("text-" + probes[i]).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      texts[i] = java.util.Arrays.copyOf(key, key.length + i % 3);
+      lengths[i] = key.length;
+      boolean room = f.size() < f.spec().capacity().getAsLong() * 3 / 4;
+      if (i % 2 == 0 && i < 200 && room && !added(f.add(key), f.spec(), where)) {
+        break;
+      }
+    }
+    boolean[] textResults = new boolean[probes.length];
+    int textsFound = f.mightContainAll(texts, lengths, probes.length, textResults);
+    int textsExpected = 0;
+    for (int i = 0; i < probes.length; i++) {
+      assertEquals(f.mightContain(java.util.Arrays.copyOf(texts[i], lengths[i])), textResults[i], where + ": text " + i);
+      textsExpected += textResults[i] ? 1 : 0;
+    }
+    assertEquals(textsExpected, textsFound, where);
+    assertThrows(IllegalArgumentException.class, () -> f.mightContainAll(texts, lengths, probes.length + 1, textResults), where);
+    assertThrows(IndexOutOfBoundsException.class,
+        () -> f.mightContainAll(new byte[][] {{1}}, new int[] {2}, 1, new boolean[1]), where);
   }
 
   /** A value of two fields, for a custom encoder. */

@@ -131,12 +131,7 @@ final class PackedBucketTable extends BucketTable {
       }
       return found;
     }
-    for (int i = 0; i < n; i++) {
-      long keyHash = hashes[i];
-      long bucket1 = bucketIndex(keyHash);
-      scratch[2 * i] = bucket1 * bucketBits;
-      scratch[2 * i + 1] = alternate(bucket1, fingerprint(keyHash)) * bucketBits;
-    }
+    bucketOffsets(hashes, n, scratch);
     words.gatherWindows(scratch, 2 * n);
     for (int i = 0; i < n; i++) {
       long pattern = (fingerprint(hashes[i]) & 0xFFFF_FFFFL) * lo;

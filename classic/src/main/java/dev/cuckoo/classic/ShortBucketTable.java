@@ -43,12 +43,7 @@ final class ShortBucketTable extends BucketTable {
    */
   @Override
   public int containsHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
-    for (int i = 0; i < n; i++) {
-      long keyHash = hashes[i];
-      long bucket1 = bucketIndex(keyHash);
-      scratch[2 * i] = bucket1;
-      scratch[2 * i + 1] = alternate(bucket1, fingerprint(keyHash));
-    }
+    bucketPairs(hashes, n, scratch);
     words.gather(scratch, 2 * n);
     int found = 0;
     for (int i = 0; i < n; i++) {

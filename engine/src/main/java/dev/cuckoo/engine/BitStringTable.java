@@ -151,13 +151,42 @@ public abstract class BitStringTable implements CuckooTable {
    * @param scratch at least {@code 2n} longs, overwritten
    */
   public final void fetchBuckets(long[] hashes, int n, long[] scratch) {
+    bucketOffsets(hashes, n, scratch);
+    for (int i = 0; i < 2 * n; i++) {
+      scratch[i] >>>= 6;
+    }
+    words.gather(scratch, 2 * n);
+  }
+
+  /**
+   * The first pass of a block of lookups: both buckets of every key, {@code scratch[2i]} and
+   * {@code scratch[2i + 1]} for key {@code i}.
+   *
+   * @param hashes the hashes, in {@code [0, n)}
+   * @param n how many
+   * @param scratch at least {@code 2n} longs
+   */
+  protected final void bucketPairs(long[] hashes, int n, long[] scratch) {
     for (int i = 0; i < n; i++) {
       long keyHash = hashes[i];
       long bucket1 = bucketIndex(keyHash);
-      scratch[2 * i] = (bucket1 * bucketBits) >>> 6;
-      scratch[2 * i + 1] = (alternate(bucket1, fingerprint(keyHash)) * bucketBits) >>> 6;
+      scratch[2 * i] = bucket1;
+      scratch[2 * i + 1] = alternate(bucket1, fingerprint(keyHash));
     }
-    words.gather(scratch, 2 * n);
+  }
+
+  /**
+   * {@link #bucketPairs} as the bit offsets where the buckets begin.
+   *
+   * @param hashes the hashes, in {@code [0, n)}
+   * @param n how many
+   * @param scratch at least {@code 2n} longs
+   */
+  protected final void bucketOffsets(long[] hashes, int n, long[] scratch) {
+    bucketPairs(hashes, n, scratch);
+    for (int i = 0; i < 2 * n; i++) {
+      scratch[i] *= bucketBits;
+    }
   }
 
   // ---------------------------------------------------------------- sizes and checks

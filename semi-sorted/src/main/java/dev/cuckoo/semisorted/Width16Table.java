@@ -42,12 +42,7 @@ final class Width16Table extends SemiSortedTable {
    */
   @Override
   public int containsHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
-    for (int i = 0; i < n; i++) {
-      long keyHash = hashes[i];
-      long bucket1 = bucketIndex(keyHash);
-      scratch[2 * i] = bucket1 * BUCKET_BITS;
-      scratch[2 * i + 1] = alternate(bucket1, fingerprint(keyHash)) * BUCKET_BITS;
-    }
+    bucketOffsets(hashes, n, scratch);
     words.gatherWindows(scratch, 2 * n);
     int found = 0;
     for (int i = 0; i < n; i++) {

@@ -56,10 +56,16 @@ public final class EnvelopeReader {
    * @param n a number of bytes
    * @return whether the stream has at least {@code n} more bytes ready, counting those already
    *     buffered: {@link InputStream#available} of a file's stream is what is left of the file,
-   *     and of a byte array's, what is left of the array; a stream that cannot tell says fewer
+   *     and of a byte array's, what is left of the array; a stream that cannot tell says fewer.
+   *     A file's stream says {@link Integer#MAX_VALUE} for 2 GiB and more: only a file has that
+   *     much ready, so it is taken at its word for a table larger than it can say
    */
   boolean atHand(long n) throws IOException {
-    return lim - pos >= n || (long) (lim - pos) + in.available() >= n;
+    if (lim - pos >= n) {
+      return true;
+    }
+    int available = in.available();
+    return available == Integer.MAX_VALUE || (long) (lim - pos) + available >= n;
   }
 
   void section(String name) {

@@ -224,6 +224,18 @@ public final class RedisReplica implements CuckooFilter, AutoCloseable {
     return copy.mightContain(key);
   }
 
+  /** {@inheritDoc} From the copy, a block of keys at a time as the copy's variant does it. */
+  @Override
+  public int mightContainAll(long[] keys, boolean[] results) {
+    return copy.mightContainAll(keys, results);
+  }
+
+  /** {@inheritDoc} From the copy, a block of keys at a time as the copy's variant does it. */
+  @Override
+  public int mightContainAll(byte[][] keys, int[] lengths, int count, boolean[] results) {
+    return copy.mightContainAll(keys, lengths, count, results);
+  }
+
   @Override
   public long count(byte[] key) {
     return copy.count(key);

@@ -55,6 +55,17 @@ class RedisReplicaTest {
       for (int i = 0; i < probes.size(); i++) {
         assertEquals(exists.get(i), replica.mightContain(probes.get(i)), "CF.EXISTS " + probes.get(i));
       }
+      byte[][] batch = new byte[probes.size()][];
+      int[] lengths = new int[probes.size()];
+      for (int i = 0; i < probes.size(); i++) {
+        batch[i] = probes.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        lengths[i] = batch[i].length;
+      }
+      boolean[] answers = new boolean[probes.size()];
+      replica.mightContainAll(batch, lengths, probes.size(), answers);
+      for (int i = 0; i < probes.size(); i++) {
+        assertEquals(exists.get(i), answers[i], "CF.EXISTS " + probes.get(i) + ", a block at a time");
+      }
       assertEquals(original.size(), replica.size());
       assertEquals(original.spec().variant(), replica.spec().variant());
       assertEquals(original.count("user:1"), replica.count("user:1"));

@@ -175,11 +175,17 @@ public final class LogStore implements AutoCloseable {
     return loaded(new LogStore(directory, lockChannel, lock, hash, true));
   }
 
+  /*
+   * The hash is asked for by name, not looked for in CuckooFilters.hashes(): a listing reads
+   * every jar of the class path (hundreds in a Spark application), a lookup by name only as far
+   * as the jar that has it.
+   */
   private static HashStrategy indexHash() {
-    if (!CuckooFilters.hashes().contains("xxh3")) {
-      throw new IllegalStateException("the log store hashes keys with xxh3: add cuckoo-hashing to the class or module path");
+    try {
+      return CuckooFilters.hash("xxh3");
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("the log store hashes keys with xxh3: add cuckoo-hashing to the class or module path", e);
     }
-    return CuckooFilters.hash("xxh3");
   }
 
   /**

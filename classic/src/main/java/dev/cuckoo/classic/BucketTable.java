@@ -18,7 +18,7 @@ import dev.cuckoo.engine.TableWords;
  * this table is its fingerprint: no value rides beside it.
  */
 abstract sealed class BucketTable extends BitStringTable
-    permits ByteBucketTable, ShortBucketTable, PackedBucketTable {
+    permits ByteBucketTable, ShortBucketTable, TwelveBitBucketTable, PackedBucketTable {
   /** The most longs a table on the heap may hold: one array. */
   static final long MAX_WORDS = CuckooSizing.MAX_HEAP_WORDS;
 
@@ -95,6 +95,9 @@ abstract sealed class BucketTable extends BitStringTable
     }
     if (slots == 4 && bits == 16) {
       return new ShortBucketTable(bucketCount, words);
+    }
+    if (slots == 4 && bits == 12) {
+      return new TwelveBitBucketTable(bucketCount, words);
     }
     return new PackedBucketTable(bucketCount, slots, bits, words);
   }

@@ -4,9 +4,9 @@ import dev.cuckoo.engine.TableFilter;
 
 /**
  * The classic cuckoo filter's classes for a heap table without concurrency, one per table class,
- * named for what its lookup reads ({@code OfByteBuckets}, {@code OfShortBuckets}, and {@code
- * OfPackedBuckets} for every other shape); every other combination (striped, sharded, mapped) is
- * the engine's ({@link TableFilter#compose}). See {@link ClassicProvider} for what the filter
+ * named for what its lookup reads ({@code OfByteBuckets}, {@code OfShortBuckets}, {@code
+ * OfTwelveBitBuckets}, and {@code OfPackedBuckets} for every other shape); every other
+ * combination (striped, sharded, mapped) is the engine's ({@link TableFilter#compose}). See {@link ClassicProvider} for what the filter
  * promises.
  */
 final class ClassicFilter {
@@ -43,6 +43,9 @@ final class ClassicFilter {
     if (parts.table() instanceof ByteBucketTable) {
       return new OfByteBuckets(parts);
     }
+    if (parts.table() instanceof TwelveBitBucketTable) {
+      return new OfTwelveBitBuckets(parts);
+    }
     return new OfPackedBuckets(parts);
   }
 
@@ -74,6 +77,27 @@ final class ClassicFilter {
     OfByteBuckets(Parts parts) {
       super(parts);
       this.table = (ByteBucketTable) parts.table();
+    }
+
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      return table.containsHash(keyHash) || stash.mightContain(table, keyHash);
+    }
+
+    /** {@inheritDoc} Both buckets of every key gathered first, then tested; the stash after. */
+    @Override
+    protected int mightContainHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
+      return stashed(table, hashes, n, results, at, table.containsHashes(hashes, n, scratch, results, at));
+    }
+  }
+
+  /** 12-bit fingerprints in buckets of 4 ({@link TwelveBitBucketTable}), the default width. */
+  static final class OfTwelveBitBuckets extends TableFilter {
+    private final TwelveBitBucketTable table;
+
+    OfTwelveBitBuckets(Parts parts) {
+      super(parts);
+      this.table = (TwelveBitBucketTable) parts.table();
     }
 
     @Override

@@ -162,11 +162,12 @@ class BucketTableTest {
 
   @Test
   void theFastTablesKeepThePackedLayout() {
-    for (int bits : new int[] {8, 16}) {
+    for (int bits : new int[] {8, 12, 16}) {
       BucketTable fast = BucketTable.create(BUCKETS + 1, 4, bits);
       BucketTable packed = new PackedBucketTable(BUCKETS + 1, 4, bits,
           TableWords.onHeap(BucketTable.payloadWords(BUCKETS + 1, 4, bits)));
-      assertEquals(bits == 8 ? ByteBucketTable.class : ShortBucketTable.class, fast.getClass());
+      assertEquals(bits == 8 ? ByteBucketTable.class : bits == 12 ? TwelveBitBucketTable.class : ShortBucketTable.class,
+          fast.getClass());
       SplittableRandom r = TestSeed.random("fast tables, f=" + bits);
       String seed = ", " + TestSeed.rerun();
       for (int i = 0; i < 5_000; i++) {
@@ -197,7 +198,8 @@ class BucketTableTest {
     assertInstanceOf(ByteBucketTable.class, BucketTable.create(10, 4, 8));
     assertInstanceOf(ShortBucketTable.class, BucketTable.create(10, 4, 16));
     assertInstanceOf(PackedBucketTable.class, BucketTable.create(10, 8, 8));
-    assertInstanceOf(PackedBucketTable.class, BucketTable.create(10, 4, 12));
+    assertInstanceOf(TwelveBitBucketTable.class, BucketTable.create(10, 4, 12));
+    assertInstanceOf(PackedBucketTable.class, BucketTable.create(10, 4, 13));
     // Every shape on the heap: its payload words and one padding word.
     assertEquals((10 * 4 * 8 / 64 + 1) * 8, BucketTable.create(10, 4, 8).words().bytes());
     assertEquals((10 * 4 * 16 / 64 + 1) * 8, BucketTable.create(10, 4, 16).words().bytes());

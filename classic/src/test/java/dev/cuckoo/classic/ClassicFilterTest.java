@@ -153,7 +153,8 @@ class ClassicFilterTest {
   void eachShapeLooksUpThroughItsTablesOwnClass() {
     assertTrue(CuckooFilters.create("classic?capacity=1000&fingerprintBits=16") instanceof ClassicFilter.OfShortBuckets);
     assertTrue(CuckooFilters.create("classic?capacity=1000&fingerprintBits=8") instanceof ClassicFilter.OfByteBuckets);
-    assertTrue(CuckooFilters.create("classic?capacity=1000&fingerprintBits=12") instanceof ClassicFilter.OfPackedBuckets);
+    assertTrue(CuckooFilters.create("classic?capacity=1000&fingerprintBits=12") instanceof ClassicFilter.OfTwelveBitBuckets);
+    assertTrue(CuckooFilters.create("classic?capacity=1000&fingerprintBits=13") instanceof ClassicFilter.OfPackedBuckets);
     assertTrue(CuckooFilters.create("classic?capacity=1000&fingerprintBits=16&bucketSize=2") instanceof ClassicFilter.OfPackedBuckets);
     // A striped filter looks up through its store, not through a class of the table's.
     assertFalse(ClassicFilter.class == CuckooFilters.create("classic?capacity=1000&fingerprintBits=16&concurrency=striped")

@@ -122,24 +122,12 @@ final class PackedBucketTable extends BucketTable {
    */
   @Override
   public int containsHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
-    int found = 0;
     if (windows != 1) {
-      for (int i = 0; i < n; i++) {
-        boolean r = containsHash(hashes[i]);
-        results[at + i] = r;
-        found += r ? 1 : 0;
-      }
-      return found;
+      return super.containsHashes(hashes, n, scratch, results, at);
     }
     bucketOffsets(hashes, n, scratch);
     words.gatherWindows(scratch, 2 * n);
-    for (int i = 0; i < n; i++) {
-      long pattern = (fingerprint(hashes[i]) & 0xFFFF_FFFFL) * lo;
-      boolean r = (SwarLanes.anyZero(scratch[2 * i] ^ pattern, lo, hi) | SwarLanes.anyZero(scratch[2 * i + 1] ^ pattern, lo, hi)) != 0;
-      results[at + i] = r;
-      found += r ? 1 : 0;
-    }
-    return found;
+    return testGathered(hashes, n, scratch, results, at, lo, hi);
   }
 
   @Override

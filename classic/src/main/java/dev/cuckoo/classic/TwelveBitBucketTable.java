@@ -50,14 +50,7 @@ final class TwelveBitBucketTable extends BucketTable {
   public int containsHashes(long[] hashes, int n, long[] scratch, boolean[] results, int at) {
     bucketOffsets(hashes, n, scratch);
     words.gatherWindows(scratch, 2 * n);
-    int found = 0;
-    for (int i = 0; i < n; i++) {
-      long pattern = fingerprint(hashes[i]) * LO;
-      boolean r = SwarLanes.anyZero(scratch[2 * i] ^ pattern, scratch[2 * i + 1] ^ pattern, LO, HI) != 0;
-      results[at + i] = r;
-      found += r ? 1 : 0;
-    }
-    return found;
+    return testGathered(hashes, n, scratch, results, at, LO, HI);
   }
 
   @Override

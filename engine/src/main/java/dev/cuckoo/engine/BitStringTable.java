@@ -189,6 +189,32 @@ public abstract class BitStringTable implements CuckooTable {
     }
   }
 
+  /**
+   * The last pass of a block of lookups, for a table whose bucket is one SWAR word of lanes:
+   * key {@code i} is present if either of its gathered buckets, {@code gathered[2i]} and {@code
+   * gathered[2i + 1]}, has a lane equal to its fingerprint.
+   *
+   * @param hashes the hashes, in {@code [0, n)}
+   * @param n how many
+   * @param gathered both buckets of every key, as {@link TableWords#gather} or {@link
+   *     TableWords#gatherWindows} left them
+   * @param results where answer {@code i} goes, at {@code at + i}
+   * @param at where the block's answers start
+   * @param lo the lowest bit of each lane
+   * @param hi the highest bit of each lane
+   * @return how many are true
+   */
+  protected final int testGathered(long[] hashes, int n, long[] gathered, boolean[] results, int at, long lo, long hi) {
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+      long pattern = (fingerprint(hashes[i]) & 0xFFFF_FFFFL) * lo;
+      boolean r = SwarLanes.anyZero(gathered[2 * i] ^ pattern, gathered[2 * i + 1] ^ pattern, lo, hi) != 0;
+      results[at + i] = r;
+      found += r ? 1 : 0;
+    }
+    return found;
+  }
+
   // ---------------------------------------------------------------- sizes and checks
 
   /**

@@ -16,19 +16,45 @@ the JVM, which only a classic (non-Connect) session has.
 
 from pyspark.sql import functions as F
 
-__all__ = ["EXTENSIONS", "configure", "build", "might_contain", "key", "filter_file", "write"]
+__all__ = [
+    "EXTENSIONS",
+    "configure",
+    "build",
+    "might_contain",
+    "key",
+    "filter_file",
+    "write",
+]
 
 #: The value of ``spark.sql.extensions`` that registers the functions in every session.
 EXTENSIONS = "dev.cuckoo.spark.CuckooSparkExtensions"
 
+_EXTENSIONS_KEY = "spark.sql.extensions"
+
 
 def configure(builder):
-    """Adds the extension to a ``SparkSession.builder`` and returns the builder.
+    """Adds the extension to a ``SparkSession.builder``'s ``spark.sql.extensions`` and returns the builder.
+
+    Extensions already set on the builder (Delta's, Iceberg's) are kept, and ours is
+    added after them, once: configuring a builder twice does not name it twice. Only
+    what was set on this builder is seen (PySpark keeps it in the builder's
+    ``_options``; a builder without them gets ours alone). A value given elsewhere,
+    in ``spark-defaults.conf`` or by ``--conf``, is not seen and the builder's takes
+    its place, so name those extensions on the builder too.
+
+    ``spark.sql.extensions`` is read when a session starts: it does nothing to a
+    session already running, which ``getOrCreate`` returns if there is one. Over
+    Spark Connect, set it on the server instead.
 
     The cuckoo-spark jar must be on the driver's and executors' class path
     (``spark.jars.packages=dev.cuckoo:cuckoo-spark:<version>``, or ``--jars``).
     """
-    return builder.config("spark.sql.extensions", EXTENSIONS)
+    held = getattr(builder, "_options", None)
+    current = held.get(_EXTENSIONS_KEY) if isinstance(held, dict) else None
+    names = [n.strip() for n in str(current or "").split(",") if n.strip()]
+    if EXTENSIONS in names:
+        return builder
+    return builder.config(_EXTENSIONS_KEY, ",".join(names + [EXTENSIONS]))
 
 
 def build(key, config):

@@ -9,6 +9,7 @@ import ast
 import pathlib
 import sys
 import warnings
+from types import ModuleType
 
 warnings.simplefilter("error")
 module_dir, guide_block = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
@@ -29,9 +30,12 @@ assert not unused, f"imports not used: {sorted(unused)}"
 
 sys.path.insert(0, str(module_dir))
 import cuckoo_spark as cs  # noqa: E402  (after the path is set)
+from pyspark.sql.session import SparkSession  # noqa: E402
 
 missing = [n for n in cs.__all__ if not hasattr(cs, n)]
 assert not missing, f"__all__ names what the module lacks: {missing}"
+public = {n for n, v in vars(cs).items() if not n.startswith("_") and not isinstance(v, ModuleType)}
+assert public == set(cs.__all__), f"public names not in __all__, or the reverse: {sorted(public ^ set(cs.__all__))}"
 assert cs.EXTENSIONS == "dev.cuckoo.spark.CuckooSparkExtensions", cs.EXTENSIONS
 assert cs.build("url", "classic?targetFpp=0.001") == (
     "call_function", "cuckoo_build", ("col", "url"), ("lit", "classic?targetFpp=0.001")), cs.build("url", "c")
@@ -39,14 +43,31 @@ assert cs.might_contain("BYTES", ("col", "url")) == ("call_function", "cuckoo_mi
 assert cs.key("id") == ("call_function", "cuckoo_key", ("col", "id"))
 
 
-class Builder:
-    def __init__(self):
-        self.conf = {}
+# configure: ours after what the builder holds, once
+ours = "dev.cuckoo.spark.CuckooSparkExtensions"
+delta = "io.delta.sql.DeltaSparkSessionExtension"
+for held, expected in (
+        (None, ours),
+        (delta, f"{delta},{ours}"),
+        (f" {delta} , ", f"{delta},{ours}"),
+        (f"{delta},{ours}", f"{delta},{ours}"),
+        (f"{ours}, {delta}", f"{ours}, {delta}")):
+    builder = SparkSession.Builder().config("spark.app.name", "a")
+    if held is not None:
+        builder.config("spark.sql.extensions", held)
+    got = cs.configure(builder)
+    assert got is builder, "configure must return the builder it was given"
+    assert got._options == {"spark.app.name": "a", "spark.sql.extensions": expected}, (held, got._options)
+
+
+class Unknown:
+    """A builder that does not show what it holds."""
 
     def config(self, key, value):
-        self.conf[key] = value
+        self.set = (key, value)
         return self
 
 
-assert cs.configure(Builder()).conf == {"spark.sql.extensions": "dev.cuckoo.spark.CuckooSparkExtensions"}
+assert cs.configure(Unknown()).set == ("spark.sql.extensions", ours)
+
 print("ok")

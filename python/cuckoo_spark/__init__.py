@@ -71,9 +71,14 @@ def might_contain(filter_bytes, key):
     """``cuckoo_might_contain(filter, key)``: true where ``key`` might be in the filter.
 
     ``filter_bytes`` must be one value for the whole query: a scalar subquery
-    (``df.select(build(...)).scalar()``, or ``filter_file``) or a literal; a
-    Column of a joined DataFrame is refused when the query is analysed.
+    (``df.select(build(...)).scalar()``, or ``filter_file``), or the filter's bytes in
+    Python (``bytes`` or ``bytearray``, as ``df.first()[0]`` gives them), which become
+    a binary literal. A Column of a joined DataFrame is refused when the query is
+    analysed. A literal carries the bytes back from Python into the query's plan;
+    for a large filter keep the scalar subquery.
     """
+    if isinstance(filter_bytes, (bytes, bytearray)):
+        filter_bytes = F.lit(bytearray(filter_bytes))
     return F.call_function("cuckoo_might_contain", filter_bytes, _column(key))
 
 

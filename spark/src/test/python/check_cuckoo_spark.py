@@ -40,6 +40,10 @@ assert cs.EXTENSIONS == "dev.cuckoo.spark.CuckooSparkExtensions", cs.EXTENSIONS
 assert cs.build("url", "classic?targetFpp=0.001") == (
     "call_function", "cuckoo_build", ("col", "url"), ("lit", "classic?targetFpp=0.001")), cs.build("url", "c")
 assert cs.might_contain("BYTES", ("col", "url")) == ("call_function", "cuckoo_might_contain", "BYTES", ("col", "url"))
+for given in (b"\x01\x02", bytearray(b"\x01\x02")):
+    call = cs.might_contain(given, "url")
+    assert call == ("call_function", "cuckoo_might_contain", ("lit", b"\x01\x02"), ("col", "url")), call
+    assert type(call[2][1]) is bytearray, f"{type(given)} must become a literal of a bytearray: {call}"
 assert cs.key("id") == ("call_function", "cuckoo_key", ("col", "id"))
 
 

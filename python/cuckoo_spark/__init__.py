@@ -19,6 +19,7 @@ from pyspark.sql import functions as F
 __all__ = [
     "EXTENSIONS",
     "configure",
+    "register",
     "build",
     "might_contain",
     "key",
@@ -43,8 +44,8 @@ def configure(builder):
     its place, so name those extensions on the builder too.
 
     ``spark.sql.extensions`` is read when a session starts: it does nothing to a
-    session already running, which ``getOrCreate`` returns if there is one. Over
-    Spark Connect, set it on the server instead.
+    session already running, which ``getOrCreate`` returns if there is one. There,
+    call ``register(spark)``. Over Spark Connect, set it on the server instead.
 
     The cuckoo-spark jar must be on the driver's and executors' class path
     (``spark.jars.packages=dev.cuckoo:cuckoo-spark:<version>``, or ``--jars``).
@@ -55,6 +56,17 @@ def configure(builder):
     if EXTENSIONS in names:
         return builder
     return builder.config(_EXTENSIONS_KEY, ",".join(names + [EXTENSIONS]))
+
+
+def register(spark):
+    """Registers the SQL functions in a session already running, where ``configure`` is too late.
+
+    Needs a classic session. Over Spark Connect the functions run on the server: start
+    it with ``spark.sql.extensions=dev.cuckoo.spark.CuckooSparkExtensions``.
+    """
+    jvm, jsession = _classic(spark, "register",
+                             f"start the Spark Connect server with {_EXTENSIONS_KEY}={EXTENSIONS}")
+    jvm.dev.cuckoo.spark.CuckooSpark.register(jsession)
 
 
 def build(key, config):
@@ -95,13 +107,28 @@ def filter_file(spark, path):
 def write(df, column, config, path, replace=False):
     """Builds a filter of ``df[column]`` in shards across the cluster and writes it to ``path``.
 
-    Returns ``(keys, null_keys, shards, bytes)``. Needs a classic session: Spark
-    Connect has no JVM to reach; there, build with ``build`` or write from Java.
+    ``path`` is on a Hadoop FileSystem (``file://``, ``hdfs://``, ``s3a://``, ...);
+    without ``replace`` a path that exists is refused before any job. Returns
+    ``(keys, null_keys, shards, bytes)``. Needs a classic session; over Spark Connect,
+    build with ``build`` or write from Java.
     """
-    jvm = df.sparkSession.sparkContext._jvm
-    written = jvm.dev.cuckoo.spark.CuckooSpark.write(df._jdf, column, config, path, replace)
+    jvm, _ = _classic(df.sparkSession, "write",
+                      "build the filter with cuckoo_spark.build, or write it from Java")
+    written = jvm.dev.cuckoo.spark.CuckooSpark.write(df._jdf, column, config, path, bool(replace))
     return written.keys(), written.nullKeys(), written.shards(), written.bytes()
 
 
 def _column(c):
     return F.col(c) if isinstance(c, str) else c
+
+
+def _classic(spark, call, instead):
+    """The JVM and the Java session of a classic session; for any other, an error naming the call."""
+    jsession = getattr(spark, "_jsparkSession", None)
+    if jsession is None:
+        kind = f"{type(spark).__module__}.{type(spark).__qualname__}"
+        raise RuntimeError(
+            f"cuckoo_spark.{call} needs a classic SparkSession, whose driver JVM py4j reaches; "
+            f"{kind} has no JVM behind it (a Spark Connect client's session has none). "
+            f"Over Spark Connect, {instead}.")
+    return spark.sparkContext._jvm, jsession

@@ -30,6 +30,9 @@ assert not unused, f"imports not used: {sorted(unused)}"
 
 sys.path.insert(0, str(module_dir))
 import cuckoo_spark as cs  # noqa: E402  (after the path is set)
+from pyspark.sql.connect.dataframe import DataFrame as ConnectDataFrame  # noqa: E402
+from pyspark.sql.connect.session import SparkSession as ConnectSession  # noqa: E402
+from pyspark.sql.dataframe import DataFrame  # noqa: E402
 from pyspark.sql.session import SparkSession  # noqa: E402
 
 missing = [n for n in cs.__all__ if not hasattr(cs, n)]
@@ -74,4 +77,67 @@ class Unknown:
 
 assert cs.configure(Unknown()).set == ("spark.sql.extensions", ours)
 
+
+class Jvm:
+    """A stand-in for py4j's view of the JVM: records each call by the dotted name it was reached by.
+
+    A call returns what ``returns`` holds for its name (raising it if it is an exception),
+    else another Jvm named by the call.
+    """
+
+    def __init__(self, log, returns, name):
+        self._log, self._returns, self._name = log, returns, name
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return Jvm(self._log, self._returns, f"{self._name}.{attr}")
+
+    def __call__(self, *args):
+        call = f"{self._name}({', '.join(map(repr, args))})"
+        self._log.append(call)
+        result = self._returns.get(self._name)
+        if isinstance(result, BaseException):
+            raise result
+        return Jvm(self._log, self._returns, call) if result is None else result
+
+    def __repr__(self):
+        return self._name
+
+
+def classic(**returns):
+    """A classic session and a DataFrame of it, and the log of the calls made to their JVM."""
+    log = []
+    jvm = Jvm(log, {f"jvm.{k.replace('__', '.')}": v for k, v in returns.items()}, "jvm")
+    spark = SparkSession(jvm, Jvm(log, {}, "jsession"))
+    return spark, DataFrame(spark, Jvm(log, {}, "jdf")), log
+
+
+spark, df, log = classic()
+assert cs.register(spark) is None
+assert log == ["jvm.dev.cuckoo.spark.CuckooSpark.register(jsession)"], log
+
+written = Jvm([], {"written.keys": 10, "written.nullKeys": 2, "written.shards": 4, "written.bytes": 4096}, "written")
+spark, df, log = classic(dev__cuckoo__spark__CuckooSpark__write=written)
+assert cs.write(df, "url", "classic?targetFpp=0.001", "/f") == (10, 2, 4, 4096)
+assert cs.write(df, "url", "classic?targetFpp=0.001", "/f", replace=True) == (10, 2, 4, 4096)
+assert log == ["jvm.dev.cuckoo.spark.CuckooSpark.write(jdf, 'url', 'classic?targetFpp=0.001', '/f', False)",
+               "jvm.dev.cuckoo.spark.CuckooSpark.write(jdf, 'url', 'classic?targetFpp=0.001', '/f', True)"], log
+
+# over Spark Connect: each JVM-reaching call refuses, naming itself and what to do instead
+connect = ConnectSession()
+connect_df = ConnectDataFrame(connect)
+refusals = {
+    "register": (lambda: cs.register(connect), "with spark.sql.extensions=dev.cuckoo.spark.CuckooSparkExtensions"),
+    "write": (lambda: cs.write(connect_df, "url", "classic", "/f"), "cuckoo_spark.build"),
+}
+for name, (call, instead) in refusals.items():
+    try:
+        call()
+        raise AssertionError(f"{name} over Spark Connect did not refuse")
+    except RuntimeError as e:
+        said = str(e)
+    for words in (f"cuckoo_spark.{name} needs a classic SparkSession", "pyspark.sql.connect.session.SparkSession",
+                  "Spark Connect", instead):
+        assert words in said, f"{name}: {words!r} not in {said!r}"
 print("ok")

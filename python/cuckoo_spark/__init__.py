@@ -25,6 +25,7 @@ __all__ = [
     "key",
     "filter_file",
     "write",
+    "might_contain_file",
 ]
 
 #: The value of ``spark.sql.extensions`` that registers the functions in every session.
@@ -87,7 +88,7 @@ def might_contain(filter_bytes, key):
     Python (``bytes`` or ``bytearray``, as ``df.first()[0]`` gives them), which become
     a binary literal. A Column of a joined DataFrame is refused when the query is
     analysed. A literal carries the bytes back from Python into the query's plan;
-    for a large filter keep the scalar subquery.
+    for a large filter keep the scalar subquery, or use ``might_contain_file``.
     """
     if isinstance(filter_bytes, (bytes, bytearray)):
         filter_bytes = F.lit(bytearray(filter_bytes))
@@ -118,6 +119,21 @@ def write(df, column, config, path, replace=False):
     return written.keys(), written.nullKeys(), written.shards(), written.bytes()
 
 
+def might_contain_file(spark, path, key):
+    """True where ``key`` might be in the filter file at ``path``, for filters too big to pass as bytes.
+
+    Each executor maps the file once and keeps it mapped; the filter's table does not
+    pass through the driver or the plan. The file must be of a variant that maps
+    (``classic``, ``semi-sorted``), and must not change while the Column is in use: a
+    query over a file changed since the Column was made (by ``remove``, say) fails,
+    naming the path. A null key gives false. Needs a classic session; over Spark
+    Connect use ``might_contain(filter_file(spark, path), key)``.
+    """
+    jvm, _ = _classic(spark, "might_contain_file",
+                      "use might_contain(filter_file(spark, path), key), which reads the file as bytes")
+    return _python_column(jvm.dev.cuckoo.spark.CuckooSpark.mightContain(path, _column(key)._jc))
+
+
 def _column(c):
     return F.col(c) if isinstance(c, str) else c
 
@@ -132,3 +148,11 @@ def _classic(spark, call, instead):
             f"{kind} has no JVM behind it (a Spark Connect client's session has none). "
             f"Over Spark Connect, {instead}.")
     return spark.sparkContext._jvm, jsession
+
+
+def _python_column(jcol):
+    try:
+        from pyspark.sql.classic.column import Column  # PySpark 4
+    except ImportError:
+        from pyspark.sql.column import Column  # PySpark 3.5
+    return Column(jcol)

@@ -30,6 +30,8 @@ assert not unused, f"imports not used: {sorted(unused)}"
 
 sys.path.insert(0, str(module_dir))
 import cuckoo_spark as cs  # noqa: E402  (after the path is set)
+from pyspark.sql import column as column_35, functions as F  # noqa: E402
+from pyspark.sql.classic import column as column_4  # noqa: E402
 from pyspark.sql.connect.dataframe import DataFrame as ConnectDataFrame  # noqa: E402
 from pyspark.sql.connect.session import SparkSession as ConnectSession  # noqa: E402
 from pyspark.sql.dataframe import DataFrame  # noqa: E402
@@ -124,12 +126,27 @@ assert cs.write(df, "url", "classic?targetFpp=0.001", "/f", replace=True) == (10
 assert log == ["jvm.dev.cuckoo.spark.CuckooSpark.write(jdf, 'url', 'classic?targetFpp=0.001', '/f', False)",
                "jvm.dev.cuckoo.spark.CuckooSpark.write(jdf, 'url', 'classic?targetFpp=0.001', '/f', True)"], log
 
+spark, df, log = classic()
+lookup = "jvm.dev.cuckoo.spark.CuckooSpark.mightContain('/f', ('jc', 'col', 'url'))"
+for key in ("url", F.col("url")):
+    found = cs.might_contain_file(spark, "/f", key)
+    assert type(found) is column_4.Column and repr(found._jc) == lookup, (type(found), found._jc)
+sys.modules["pyspark.sql.classic.column"] = None  # PySpark 3.5 has no pyspark.sql.classic
+try:
+    found = cs.might_contain_file(spark, "/f", "url")
+finally:
+    sys.modules["pyspark.sql.classic.column"] = column_4
+assert type(found) is column_35.Column and repr(found._jc) == lookup, (type(found), found._jc)
+assert log == [lookup] * 3, log
+
 # over Spark Connect: each JVM-reaching call refuses, naming itself and what to do instead
 connect = ConnectSession()
 connect_df = ConnectDataFrame(connect)
 refusals = {
     "register": (lambda: cs.register(connect), "with spark.sql.extensions=dev.cuckoo.spark.CuckooSparkExtensions"),
     "write": (lambda: cs.write(connect_df, "url", "classic", "/f"), "cuckoo_spark.build"),
+    "might_contain_file": (lambda: cs.might_contain_file(connect, "/f", "url"),
+                           "might_contain(filter_file(spark, path), key)"),
 }
 for name, (call, instead) in refusals.items():
     try:

@@ -1,1 +1,1 @@
-"""A stand-in for pyspark.sql: nothing but the functions module."""
+"""A stand-in for pyspark.sql: the functions, a classic session and DataFrame, their Columns, and Connect's."""

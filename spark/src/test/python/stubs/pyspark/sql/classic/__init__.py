@@ -1,0 +1,1 @@
+"""A stand-in for pyspark.sql.classic (PySpark 4): the classic Column."""

@@ -26,6 +26,7 @@ __all__ = [
     "filter_file",
     "write",
     "might_contain_file",
+    "remove",
 ]
 
 #: The value of ``spark.sql.extensions`` that registers the functions in every session.
@@ -132,6 +133,28 @@ def might_contain_file(spark, path, key):
     jvm, _ = _classic(spark, "might_contain_file",
                       "use might_contain(filter_file(spark, path), key), which reads the file as bytes")
     return _python_column(jvm.dev.cuckoo.spark.CuckooSpark.mightContain(path, _column(key)._jc))
+
+
+def remove(df, column, path):
+    """Removes the distinct non-null keys of ``df[column]`` from the filter file at ``path``.
+
+    Returns how many keys were removed (a key with no fingerprint in the filter is
+    not counted). ``path`` is a file on the driver's local disk, opened writable
+    there; the executors find and encode the keys, and the driver removes them one
+    partition at a time and closes the file, which makes the removals durable.
+
+    Only remove keys that were added. Removing a key that is not in the filter may
+    remove another key's fingerprint, which is then reported absent (a false
+    negative). Running the same remove twice is such a removal: its second run looks
+    for keys no longer there, may remove other keys' fingerprints instead, and counts
+    those. Needs a classic session; over Spark Connect, remove from Java.
+    """
+    jvm, _ = _classic(df.sparkSession, "remove", "remove the keys from Java")
+    writable = jvm.dev.cuckoo.CuckooFilters.openWritable(jvm.java.io.File(path).toPath())
+    try:
+        return jvm.dev.cuckoo.spark.CuckooSpark.remove(writable, df._jdf, column)
+    finally:
+        writable.close()
 
 
 def _column(c):

@@ -1,8 +1,11 @@
 """Checks python/cuckoo_spark against the stand-in pyspark: python3 check_cuckoo_spark.py MODULE_DIR GUIDE_BLOCK.
 
 Compiles the module and the guide's example (warnings are errors), looks for imports it
-does not use and names in __all__ it does not define, and checks the SQL functions and
-arguments each wrapper calls. Prints "ok" when all hold; raises otherwise.
+does not use and names in __all__ it does not define, and checks each function: the SQL
+function and arguments a wrapper calls; what configure leaves in a builder; the calls the
+JVM-reaching ones make through py4j (to a recording stand-in), and that remove closes the
+file it opened whatever happens; and that over a Spark Connect session these refuse with
+an error naming the call and what to do instead. Prints "ok" when all hold; raises otherwise.
 """
 
 import ast
@@ -139,6 +142,32 @@ finally:
 assert type(found) is column_35.Column and repr(found._jc) == lookup, (type(found), found._jc)
 assert log == [lookup] * 3, log
 
+opened = [
+    "jvm.java.io.File('/f')",
+    "jvm.java.io.File('/f').toPath()",
+    "jvm.dev.cuckoo.CuckooFilters.openWritable(jvm.java.io.File('/f').toPath())",
+]
+spark, df, log = classic(dev__cuckoo__spark__CuckooSpark__remove=7)
+assert cs.remove(df, "url", "/f") == 7
+assert log == opened + [f"jvm.dev.cuckoo.spark.CuckooSpark.remove({opened[-1]}, jdf, 'url')", f"{opened[-1]}.close()"], log
+
+failure = RuntimeError("the Java remove failed")
+spark, df, log = classic(dev__cuckoo__spark__CuckooSpark__remove=failure)
+try:
+    cs.remove(df, "url", "/f")
+    raise AssertionError("remove hid the failure of the Java remove")
+except RuntimeError as e:
+    assert e is failure, e
+assert log[-1] == f"{opened[-1]}.close()", f"the filter must be closed when remove fails: {log}"
+
+spark, df, log = classic(dev__cuckoo__CuckooFilters__openWritable=RuntimeError("no such file"))
+try:
+    cs.remove(df, "url", "/f")
+    raise AssertionError("remove hid the failure to open the file")
+except RuntimeError as e:
+    assert str(e) == "no such file", e
+assert log == opened, f"nothing to close when the file did not open: {log}"
+
 # over Spark Connect: each JVM-reaching call refuses, naming itself and what to do instead
 connect = ConnectSession()
 connect_df = ConnectDataFrame(connect)
@@ -147,6 +176,7 @@ refusals = {
     "write": (lambda: cs.write(connect_df, "url", "classic", "/f"), "cuckoo_spark.build"),
     "might_contain_file": (lambda: cs.might_contain_file(connect, "/f", "url"),
                            "might_contain(filter_file(spark, path), key)"),
+    "remove": (lambda: cs.remove(connect_df, "url", "/f"), "from Java"),
 }
 for name, (call, instead) in refusals.items():
     try:
@@ -157,4 +187,5 @@ for name, (call, instead) in refusals.items():
     for words in (f"cuckoo_spark.{name} needs a classic SparkSession", "pyspark.sql.connect.session.SparkSession",
                   "Spark Connect", instead):
         assert words in said, f"{name}: {words!r} not in {said!r}"
+
 print("ok")

@@ -18,9 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The PySpark module under {@code python/cuckoo_spark} and the guide's Python block, where a
  * {@code python3} runs: both compile with warnings as errors, the module imports no name it does
- * not use, and each wrapper calls the SQL function it names with the arguments it should,
- * checked against a stand-in for {@code pyspark} ({@code src/test/python/stubs}), since pyspark
- * itself cannot be installed here. Skipped, saying so, where no {@code python3} runs.
+ * not use, each wrapper calls the SQL function it names with the arguments it should, {@code
+ * configure} keeps the extensions a builder holds, the functions that reach the JVM make the py4j
+ * calls they should (and {@code remove} closes the file it opened), and over Spark Connect they
+ * refuse, saying what to do instead; checked against a stand-in for {@code pyspark} ({@code
+ * src/test/python/stubs}), since pyspark itself cannot be installed here. Skipped, saying so,
+ * where no {@code python3} runs.
  */
 class PythonModuleTest {
   private static final Path ROOT = Paths.get("").toAbsolutePath().getParent();

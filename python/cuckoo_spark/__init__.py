@@ -1,17 +1,22 @@
 """Cuckoo filters on PySpark: the SQL functions of cuckoo-spark as Column functions.
 
 The functions run in the JVM, where ``cuckoo-spark`` registers them through
-``spark.sql.extensions``; this module only names them, so it works on a classic
-session and over Spark Connect alike. ``write`` reaches the sharded build through
-the JVM, which only a classic (non-Connect) session has.
+``spark.sql.extensions``. ``build``, ``might_contain``, ``key`` and ``filter_file``
+only name them, so they work on a classic session and over Spark Connect alike.
+``register``, ``write``, ``might_contain_file`` and ``remove`` call the library in
+the driver's JVM through py4j, which only a classic (non-Connect) session reaches;
+over Spark Connect they raise a ``RuntimeError`` that says what to do instead.
 
     from pyspark.sql import SparkSession, functions as F
     import cuckoo_spark as cs
 
     spark = cs.configure(SparkSession.builder).getOrCreate()
-    cs.write(spark.table("visits"), "url", "classic?targetFpp=0.001", "/filters/visits.cuckoo")
-    seen = cs.filter_file(spark, "/filters/visits.cuckoo")
+    seen = spark.table("visits").select(cs.build("url", "classic?targetFpp=0.001")).scalar()
     fresh = spark.table("crawl").where(~cs.might_contain(seen, F.col("url")))
+
+    # classic session only
+    cs.write(spark.table("visits"), "url", "classic?targetFpp=0.001", "/filters/visits.cuckoo")
+    fresh = spark.table("crawl").where(~cs.might_contain_file(spark, "/filters/visits.cuckoo", "url"))
 """
 
 from pyspark.sql import functions as F

@@ -71,6 +71,14 @@ public final class FilterSpec {
    * the default stay as they were; {@link #durability()} reads it.
    */
   public static final String DURABILITY = "durability";
+  /**
+   * Key of the {@link KeyKind}, an option every variant takes: what kind of value the filter's
+   * keys were made from ({@code string}, {@code binary} or {@code long}), so that a caller who
+   * knows its keys' kind can refuse a filter of another. Left out of a resolved spec when not
+   * given, so the config strings, and the files, of filters that do not say stay as they were;
+   * {@link #keyKind()} reads it.
+   */
+  public static final String KEYS = "keys";
   /** Property that names the variant in {@link #fromProperties(Properties, String)}. */
   public static final String VARIANT_PROPERTY = "variant";
 
@@ -259,6 +267,16 @@ public final class FilterSpec {
   public Durability durability() {
     String value = options.get(DURABILITY);
     return value == null ? Durability.PROCESS : Durability.parse(value);
+  }
+
+  /**
+   * @return what kind of value the filter's keys are made from, if the spec says ({@value #KEYS})
+   * @throws IllegalArgumentException if the spec's {@value #KEYS} is not a kind (a variant
+   *     refuses such a spec when it resolves it)
+   */
+  public Optional<KeyKind> keyKind() {
+    String value = options.get(KEYS);
+    return value == null ? Optional.empty() : Optional.of(KeyKind.parse(value));
   }
 
   /** @return the variant-specific options, sorted by name; unmodifiable */
@@ -506,6 +524,17 @@ public final class FilterSpec {
     public Builder concurrency(Concurrency mode) {
       this.concurrency = Objects.requireNonNull(mode, "concurrency must not be null");
       return this;
+    }
+
+    /**
+     * Records what kind of value the filter's keys are made from: the option {@value
+     * FilterSpec#KEYS}, which every variant takes.
+     *
+     * @param kind the keys' kind
+     * @return this builder
+     */
+    public Builder keyKind(KeyKind kind) {
+      return option(KEYS, Objects.requireNonNull(kind, "kind must not be null").configValue());
     }
 
     /**

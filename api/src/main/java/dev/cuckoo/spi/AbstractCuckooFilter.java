@@ -2,6 +2,7 @@ package dev.cuckoo.spi;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterSpec;
+import dev.cuckoo.KeyKind;
 import dev.cuckoo.internal.BatchArguments;
 import dev.cuckoo.internal.FilterFile;
 import dev.cuckoo.internal.ProviderRegistry;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A base for variants: turns every key form into one 64-bit hash with the spec's {@link
@@ -303,6 +305,12 @@ public abstract class AbstractCuckooFilter implements CuckooFilter {
     if (!(other instanceof AbstractCuckooFilter that) || !other.spec().variant().equals(spec.variant())) {
       throw new IllegalArgumentException("cannot merge a " + other.spec().variant() + " filter into a "
           + spec.variant() + " filter: merging needs two filters of one variant");
+    }
+    Optional<KeyKind> mine = spec.keyKind();
+    Optional<KeyKind> theirs = other.spec().keyKind();
+    if (mine.isPresent() && theirs.isPresent() && mine.get() != theirs.get()) {
+      throw new IllegalArgumentException("cannot merge " + other.spec() + " into " + spec + ": its keys are "
+          + theirs.get() + "s and this filter's are " + mine.get() + "s, which are different keys for equal values");
     }
     if (!sameHash(hash, that.hash)) {
       throw new IllegalArgumentException("cannot merge " + other.spec() + " into " + spec

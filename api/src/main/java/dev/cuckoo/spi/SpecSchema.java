@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * What a variant accepts: the range and default of every common key, the default hash, and its
@@ -47,6 +48,8 @@ public final class SpecSchema {
   private final String defaultHash;
   private final Concurrency threadSafeMode; // null: none
   private final Map<String, Option> options;
+  /** The default of {@link FilterSpec#KEYS}: keys of any kind, not recorded. */
+  private static final String ANY_KEYS = "any";
 
   private SpecSchema(Builder b) {
     this.variant = b.variant;
@@ -656,6 +659,12 @@ public final class SpecSchema {
         throw new IllegalStateException(
             "schema of variant " + variant + " must describe capacity, fingerprintBits, bucket"
                 + " sizes, maxKicks and the default hash");
+      }
+      if (!options.containsKey(FilterSpec.KEYS)) {
+        // Every variant records its keys' kind when asked (KeyKind); "any", the default, is
+        // left out of a resolved spec, so that filters that do not say stay as they were.
+        addOption(new Option(FilterSpec.KEYS, ANY_KEYS, 0, 0, Stream.concat(Stream.of(ANY_KEYS),
+            Arrays.stream(dev.cuckoo.KeyKind.values()).map(dev.cuckoo.KeyKind::configValue)).toList(), true));
       }
       return new SpecSchema(this);
     }

@@ -74,9 +74,9 @@ class SpecSchemaTest {
     assertEquals("concurrency=locked is out of range for variant demo: none, threadsafe, striped",
         rejection("demo?capacity=9&concurrency=locked"));
     assertEquals("unknown key 'bogus' for variant demo; allowed keys: capacity, fingerprintBits, targetFpp, bucketSize,"
-        + " hash, seed, maxKicks, concurrency, expansion", rejection("demo?capacity=9&bogus=1"));
+        + " hash, seed, maxKicks, concurrency, expansion, keys", rejection("demo?capacity=9&bogus=1"));
     assertEquals("unknown key 'capacty' for variant demo; did you mean 'capacity'?; allowed keys: capacity,"
-        + " fingerprintBits, targetFpp, bucketSize, hash, seed, maxKicks, concurrency, expansion",
+        + " fingerprintBits, targetFpp, bucketSize, hash, seed, maxKicks, concurrency, expansion, keys",
         rejection("demo?capacity=9&capacty=1"));
     assertTrue(rejection("demo?capacity=9&expanson=1").contains("did you mean 'expansion'?"));
     assertEquals("sha256", resolve("demo?capacity=9&hash=sha256").hash().orElseThrow(),

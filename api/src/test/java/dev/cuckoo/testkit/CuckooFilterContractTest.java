@@ -12,6 +12,7 @@ import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.KeyEncoder;
+import dev.cuckoo.KeyKind;
 import dev.cuckoo.MappedFilter;
 import dev.cuckoo.TypedFilter;
 import dev.cuckoo.spi.SpecSchema;
@@ -31,6 +32,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -1175,6 +1177,41 @@ public abstract class CuckooFilterContractTest {
       IllegalArgumentException shape = assertThrows(IllegalArgumentException.class, () -> a.addAll(larger));
       assertTrue(shape.getMessage().contains("cannot merge"), shape.getMessage());
       assertFalse(shape.getMessage().contains(" 1 shards"), "one table is not told as shards: " + shape.getMessage());
+    }
+  }
+
+  /**
+   * Every variant records the kind of key it is told its keys are ({@link FilterSpec#KEYS}),
+   * keeps it through a file, refuses a value that is not a kind, and refuses to merge a filter
+   * whose keys are of another kind; a filter told nothing records nothing, as before the key.
+   */
+  @Test
+  void aFilterRecordsItsKeysKindAndMergesOnlyItsOwnKind() throws IOException {
+    FilterSpec spec = newFilter(configs().get(0)).spec();
+    assertTrue(spec.keyKind().isEmpty(), spec.toString());
+    assertFalse(spec.toString().contains(FilterSpec.KEYS + "="), spec.toString());
+    CuckooFilter strings = CuckooFilters.create(spec.toBuilder().keyKind(KeyKind.STRING).build());
+    strings.add("a");
+    assertEquals(Optional.of(KeyKind.STRING), strings.spec().keyKind());
+    CuckooFilter read = roundTrip(strings);
+    assertEquals(Optional.of(KeyKind.STRING), read.spec().keyKind());
+    assertTrue(read.mightContain("a"));
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.create(spec.toBuilder().set(FilterSpec.KEYS, "text").build()));
+    assertTrue(bad.getMessage().contains("keys=text") && bad.getMessage().contains("string, binary, long"),
+        bad.getMessage());
+    if (spec.hashInstance().isEmpty()) {
+      CuckooFilter longs = CuckooFilters.create(spec.toBuilder().keyKind(KeyKind.LONG).build());
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> strings.addAll(longs));
+      assertTrue(e.getMessage().contains("keys are longs"), e.getMessage());
+      CuckooFilter unsaid = CuckooFilters.create(spec);
+      unsaid.add("b");
+      try {
+        strings.addAll(unsaid);
+        assertTrue(strings.mightContain("b"), "a filter that records no kind merges into one that does");
+      } catch (UnsupportedOperationException cannotMerge) {
+        // a variant that merges nothing
+      }
     }
   }
 

@@ -3,6 +3,8 @@ package dev.cuckoo.spark;
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterSpec;
 import dev.cuckoo.FilterVariant;
+import dev.cuckoo.KeyKind;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -19,12 +21,23 @@ final class BuildConfig {
 
   /**
    * @param config the user's config string, with or without a capacity
+   * @param key the key column the filter is built from, whose kind the spec records ({@link
+   *     FilterSpec#KEYS}), so that a lookup of keys of another kind can be refused
+   * @param column the key column's name, for the message
    * @return its spec, as parsed (not resolved: the shard plan adds capacity and shards to it)
-   * @throws IllegalArgumentException with the library's message for a bad config
+   * @throws IllegalArgumentException with the library's message for a bad config, or where the
+   *     config names another kind of key than the column's
    * @throws UnsupportedOperationException for a variant that cannot be built in shards
    */
-  static FilterSpec checked(String config) {
-    FilterSpec spec = CuckooFilters.spec(config);
+  static FilterSpec checked(String config, KeyColumn key, String column) {
+    FilterSpec given = CuckooFilters.spec(config);
+    Optional<KeyKind> said = given.keyKind();
+    if (said.isPresent() && said.get() != key.kind()) {
+      throw new IllegalArgumentException("the config says " + FilterSpec.KEYS + "=" + said.get() + " but the key column "
+          + column + " makes " + key.kind() + " keys; leave " + FilterSpec.KEYS + " out (the build records the"
+          + " column's kind) or build from a column of " + said.get() + " keys");
+    }
+    FilterSpec spec = given.toBuilder().keyKind(key.kind()).build();
     FilterVariant variant = CuckooFilters.variant(spec.variant());
     // A shard is a slice of a mapped table: only a variant whose file maps has one. Checked before the
     // variant resolves the spec, which would otherwise refuse the 'shards' key the build adds.

@@ -1,6 +1,7 @@
 package dev.cuckoo.spark;
 
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.KeyKind;
 import java.io.Serializable;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -13,6 +14,15 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 interface ExecutorFilter extends Serializable {
   /** @return the executor's filter, read or mapped once per JVM and then shared by its tasks; null for none */
   CuckooFilter filter();
+
+  /**
+   * @return the kind of key the filter records ({@link dev.cuckoo.FilterSpec#KEYS}), where the
+   *     driver knows it without reading the filter; null where it records none or is not known
+   *     there (the executors then check it)
+   */
+  default KeyKind knownKind() {
+    return null;
+  }
 
   /**
    * The filter of a SQL argument that is one value for the query (a literal, a scalar
@@ -29,8 +39,13 @@ interface ExecutorFilter extends Serializable {
     }
   }
 
-  /** A filter broadcast as its file bytes ({@link SharedFilter}). */
-  record Broadcasted(Broadcast<SharedFilter> shared) implements ExecutorFilter {
+  /**
+   * A filter broadcast as its file bytes ({@link SharedFilter}).
+   *
+   * @param shared the broadcast
+   * @param knownKind the kind of key the filter records, or null
+   */
+  record Broadcasted(Broadcast<SharedFilter> shared, KeyKind knownKind) implements ExecutorFilter {
     private static final long serialVersionUID = 1L;
 
     @Override

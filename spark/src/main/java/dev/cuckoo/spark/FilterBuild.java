@@ -91,7 +91,7 @@ final class FilterBuild extends TypedImperativeAggregate<FilterBuild.Hashes> imp
             "the config is null; give one, e.g. 'classic?targetFpp=0.001'"));
       }
       try {
-        s = BuildConfig.checked(value.toString());
+        s = BuildConfig.checked(value.toString(), KeyColumn.of(key.dataType(), key.sql()), key.sql());
         if (s.option(FilterSpec.SHARDS).isPresent()) {
           throw new IllegalArgumentException("cuckoo_build makes one table; 'shards' is for CuckooSpark.build and"
               + " write, which build a filter in shards across tasks");

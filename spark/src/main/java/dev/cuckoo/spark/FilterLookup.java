@@ -8,6 +8,7 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
+import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GetStructField;
 import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
@@ -136,7 +137,53 @@ final class FilterLookup extends Expression implements java.io.Serializable {
       }
     }
     TypeCheckResult k = SqlFunctions.keyTypeMismatch(key, file == null ? "first" : "second");
-    return k != null ? k : TypeCheckResult.TypeCheckSuccess$.MODULE$;
+    if (k != null) {
+      return k;
+    }
+    String problem = problemAtAnalysis();
+    if (problem != null) {
+      // Thrown, not returned as a failed check: the optimizer inlines a one-row subquery
+      // (SELECT X'..') as its literal and checks the plan again, where a failed check would read
+      // as Spark's internal "plan became unresolved" instead of this.
+      throw SqlFunctions.raise(SqlFunctions.invalidValue(prettyName(), "filter", problem));
+    }
+    return TypeCheckResult.TypeCheckSuccess$.MODULE$;
+  }
+
+  /**
+   * What is wrong with the filter for these keys, where analysis can tell: bytes that are not a
+   * filter file, or a filter built from keys of another kind ({@link KeyColumn#mismatch}). A
+   * fixed filter says its spec on the driver; a literal (anything foldable) is read there, once
+   * per distinct bytes ({@link SharedFilter#of(byte[])}, which the tasks of a local session then
+   * share). A subquery's value is not known until the plan runs: {@link #generatedSource} checks
+   * it on the driver then, before it is broadcast.
+   *
+   * @return the problem, or null where there is none or it cannot be known yet
+   */
+  private String problemAtAnalysis() {
+    if (filter != null) {
+      return keyColumn().mismatch(filter.knownKind(), key.sql());
+    }
+    if (!file.foldable()) {
+      return null;
+    }
+    Object bytes = file.eval(null);
+    return bytes == null ? null : problem((byte[]) bytes);
+  }
+
+  /** What is wrong with these filter bytes for these keys, or null: {@link #problemAtAnalysis}. */
+  private String problem(byte[] bytes) {
+    CuckooFilter f;
+    try {
+      f = SharedFilter.of(bytes);
+    } catch (IllegalArgumentException e) {
+      return "the filter " + file.sql() + ": " + e.getMessage();
+    }
+    return keyColumn().mismatch(f.spec().keyKind().orElse(null), key.sql());
+  }
+
+  private KeyColumn keyColumn() {
+    return KeyColumn.of(key.dataType(), key.sql());
   }
 
   /**
@@ -148,17 +195,19 @@ final class FilterLookup extends Expression implements java.io.Serializable {
    * is unresolved, and Spark would refuse the plan.
    */
   private static boolean givenOnce(Expression file) {
-    // The optimizer may merge scalar subqueries into one and take ours out of its struct.
+    // The optimizer may merge scalar subqueries into one and take ours out of its struct, and
+    // inlines a subquery over one row (SELECT X'..'), or a view of one, as its aliased expression.
     Expression e = file instanceof GetStructField field ? field.child() : file;
+    e = e instanceof Alias alias ? alias.child() : e;
     return file.foldable() || (e instanceof ScalarSubquery s && s.outerAttrs().isEmpty())
-        || e instanceof ExecSubqueryExpression;
+        || e instanceof ExecSubqueryExpression || (e.references().isEmpty() && e.deterministic());
   }
 
   @Override
   public Object eval(InternalRow row) {
     ObjectKeys keys = interpreted;
     if (keys == null) {
-      interpreted = keys = new ObjectKeys(source());
+      interpreted = keys = new ObjectKeys(source(), keyColumn(), key.sql());
     }
     return keys.test(key.eval(row));
   }
@@ -186,9 +235,15 @@ final class FilterLookup extends Expression implements java.io.Serializable {
     } catch (RuntimeException notYetRun) {
       return source();
     }
+    if (bytes != null) {
+      String problem = problem((byte[]) bytes);
+      if (problem != null) {
+        throw SqlFunctions.raise(SqlFunctions.invalidValue(prettyName(), "filter", problem));
+      }
+    }
     SparkSession spark = SparkSession.getActiveSession().getOrElse(() -> null);
     return bytes == null || spark == null ? source()
-        : new ExecutorFilter.Broadcasted(SharedFilter.broadcast(spark.sparkContext(), (byte[]) bytes));
+        : new ExecutorFilter.Broadcasted(SharedFilter.broadcast(spark.sparkContext(), (byte[]) bytes), null);
   }
 
   @Override
@@ -197,8 +252,10 @@ final class FilterLookup extends Expression implements java.io.Serializable {
     boolean number = key.dataType().equals(DataTypes.LongType) || key.dataType().equals(DataTypes.IntegerType);
     ExecutorFilter source = generatedSource();
     String ref = number
-        ? ctx.addReferenceObj("cuckooLookup", new LongKeys(source), LongPredicate.class.getName())
-        : ctx.addReferenceObj("cuckooLookup", new ObjectKeys(source), Predicate.class.getName());
+        ? ctx.addReferenceObj("cuckooLookup", new LongKeys(source, keyColumn(), key.sql()),
+            LongPredicate.class.getName())
+        : ctx.addReferenceObj("cuckooLookup", new ObjectKeys(source, keyColumn(), key.sql()),
+            Predicate.class.getName());
     String test = number ? ref + ".test((long) " + k.value() + ")" : ref + ".test((Object) " + k.value() + ")";
     String code = k.code() + "\nboolean " + ev.value() + " = !" + k.isNull() + " && " + test + ";";
     return ev.copy(block(code), FalseLiteral$.MODULE$, ev.value());
@@ -253,16 +310,29 @@ final class FilterLookup extends Expression implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
 
     private final ExecutorFilter source;
+    private final KeyColumn keys;
+    private final String keySql;
     private transient volatile boolean held;
     private transient CuckooFilter filter;
 
-    KeyLookup(ExecutorFilter source) {
+    KeyLookup(ExecutorFilter source, KeyColumn keys, String keySql) {
       this.source = source;
+      this.keys = keys;
+      this.keySql = keySql;
     }
 
+    /**
+     * @throws IllegalArgumentException where the filter was built from keys of another kind: the
+     *     driver refuses that wherever it knows the filter, and this is where it did not
+     */
     final CuckooFilter filter() {
       if (!held) {
-        filter = source.filter();
+        CuckooFilter f = source.filter();
+        String problem = f == null ? null : keys.mismatch(f.spec().keyKind().orElse(null), keySql);
+        if (problem != null) {
+          throw new IllegalArgumentException(problem);
+        }
+        filter = f;
         held = true;
       }
       return filter;
@@ -273,8 +343,8 @@ final class FilterLookup extends Expression implements java.io.Serializable {
   private static final class LongKeys extends KeyLookup implements LongPredicate {
     private static final long serialVersionUID = 1L;
 
-    LongKeys(ExecutorFilter source) {
-      super(source);
+    LongKeys(ExecutorFilter source, KeyColumn keys, String keySql) {
+      super(source, keys, keySql);
     }
 
     @Override
@@ -291,8 +361,8 @@ final class FilterLookup extends Expression implements java.io.Serializable {
   private static final class ObjectKeys extends KeyLookup implements Predicate<Object> {
     private static final long serialVersionUID = 1L;
 
-    ObjectKeys(ExecutorFilter source) {
-      super(source);
+    ObjectKeys(ExecutorFilter source, KeyColumn keys, String keySql) {
+      super(source, keys, keySql);
     }
 
     @Override

@@ -60,6 +60,12 @@ final class KeyBytes extends Expression implements java.io.Serializable {
     return value.nullable();
   }
 
+  /** A key of a constant is a constant, as any expression of one child that depends only on it. */
+  @Override
+  public boolean foldable() {
+    return value.foldable();
+  }
+
   @Override
   public String prettyName() {
     return "cuckoo_key";

@@ -1,6 +1,8 @@
 package dev.cuckoo.spark;
 
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterSpec;
+import dev.cuckoo.KeyKind;
 import dev.cuckoo.ShardRouter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -21,7 +23,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * is found by the plain-Java lookup of the same number, whichever width it was stored at.
  */
 enum KeyColumn {
-  STRING(DataTypes.StringType) {
+  STRING(DataTypes.StringType, KeyKind.STRING) {
     @Override
     long hash(InternalRow row, ShardRouter router, byte[] scratch) {
       UTF8String s = row.getUTF8String(0);
@@ -31,19 +33,19 @@ enum KeyColumn {
       return router.hash(s.getBytes());
     }
   },
-  BINARY(DataTypes.BinaryType) {
+  BINARY(DataTypes.BinaryType, KeyKind.BINARY) {
     @Override
     long hash(InternalRow row, ShardRouter router, byte[] scratch) {
       return router.hash(row.getBinary(0));
     }
   },
-  LONG(DataTypes.LongType) {
+  LONG(DataTypes.LongType, KeyKind.LONG) {
     @Override
     long hash(InternalRow row, ShardRouter router, byte[] scratch) {
       return router.hash(littleEndian(row.getLong(0), scratch));
     }
   },
-  INT(DataTypes.IntegerType) {
+  INT(DataTypes.IntegerType, KeyKind.LONG) {
     @Override
     long hash(InternalRow row, ShardRouter router, byte[] scratch) {
       return router.hash(littleEndian(row.getInt(0), scratch));
@@ -53,9 +55,37 @@ enum KeyColumn {
   // Spark's DataType objects are immutable case objects, only not annotated as such.
   @SuppressWarnings("ImmutableEnumChecker")
   private final DataType type;
+  private final KeyKind kind;
 
-  KeyColumn(DataType type) {
+  KeyColumn(DataType type, KeyKind kind) {
     this.type = type;
+    this.kind = kind;
+  }
+
+  /** @return the kind of key a column of this type makes, which a filter built from it records */
+  KeyKind kind() {
+    return kind;
+  }
+
+  /**
+   * Why a filter cannot answer for keys of this type, or null where it can: its spec records
+   * keys of another kind ({@link FilterSpec#KEYS}), every one of which has other bytes than a key
+   * of this type, so every row would be "absent". A filter that records no kind (one written
+   * before kinds were recorded, or built outside Spark) answers every type, as it always did.
+   *
+   * @param recorded the kind of key the filter's spec records, or null for none
+   * @param key the key column or expression, as the user wrote it, for the message
+   */
+  String mismatch(KeyKind recorded, String key) {
+    if (recorded == null || recorded == kind) {
+      return null;
+    }
+    KeyColumn built = recorded == KeyKind.STRING ? STRING : recorded == KeyKind.BINARY ? BINARY : LONG;
+    return "the filter was built from " + recorded + " keys (its spec says " + FilterSpec.KEYS + "=" + recorded
+        + ") and the key " + key + " is " + type.sql() + ", whose keys are " + kind + "s: no " + type.sql()
+        + " value has the bytes of a " + built.type.sql() + " key, so every row would be absent; look up a "
+        + built.type.sql() + " key (CAST(" + key + " AS " + built.type.sql() + ")) or build the filter from "
+        + type.sql() + " keys";
   }
 
   /**

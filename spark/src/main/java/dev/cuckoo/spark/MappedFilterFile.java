@@ -2,6 +2,7 @@ package dev.cuckoo.spark;
 
 import dev.cuckoo.CuckooFilters;
 import dev.cuckoo.FilterFileInfo;
+import dev.cuckoo.KeyKind;
 import dev.cuckoo.MappedFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,10 +34,18 @@ final class MappedFilterFile implements ExecutorFilter {
   private final HadoopPath file;
   /** The file as the driver found it. */
   private final Stamp noted;
+  /** The kind of key its header records, where the driver read the header; else null. */
+  private final KeyKind kind;
 
-  private MappedFilterFile(HadoopPath file, Stamp noted) {
+  private MappedFilterFile(HadoopPath file, Stamp noted, KeyKind kind) {
     this.file = file;
     this.noted = noted;
+    this.kind = kind;
+  }
+
+  @Override
+  public KeyKind knownKind() {
+    return kind;
   }
 
   /**
@@ -71,6 +80,7 @@ final class MappedFilterFile implements ExecutorFilter {
       if (status.isDirectory()) {
         throw new IllegalArgumentException("the filter file " + path + " is a directory; give the path of a file");
       }
+      KeyKind kind = null;
       if ("file".equals(fs.getUri().getScheme())) {
         FilterFileInfo info = CuckooFilters.describe(java.nio.file.Path.of(fs.makeQualified(path).toUri()));
         if (!info.maps()) {
@@ -78,8 +88,9 @@ final class MappedFilterFile implements ExecutorFilter {
               + info.variant() + " filter is looked up by mightContain(CuckooFilters.read(...), column), which"
               + " broadcasts it");
         }
+        kind = CuckooFilters.spec(info.spec()).keyKind().orElse(null);
       }
-      return new MappedFilterFile(file, Stamp.of(fs, path, status));
+      return new MappedFilterFile(file, Stamp.of(fs, path, status), kind);
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the filter file " + path + ": " + e.getMessage(), e);
     }

@@ -101,8 +101,7 @@ final class ShardBuild {
    * @throws UnsupportedOperationException for a variant that cannot be built in shards
    */
   static ShardBuild plan(Dataset<?> ds, String column, String config) {
-    FilterSpec spec = BuildConfig.checked(config);
-    KeyColumn.of(ds, column);
+    FilterSpec spec = BuildConfig.checked(config, KeyColumn.of(ds, column), column);
     return new ShardBuild(ds, column, spec);
   }
 
@@ -159,8 +158,7 @@ final class ShardBuild {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot reach " + path, e);
     }
-    FilterSpec spec = BuildConfig.checked(config);
-    KeyColumn.of(ds, column);
+    FilterSpec spec = BuildConfig.checked(config, KeyColumn.of(ds, column), column);
     try {
       if (!fs.mkdirs(dir)) {
         throw new IOException("mkdirs returned false");

@@ -7,11 +7,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32C;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -23,15 +22,13 @@ import org.apache.spark.broadcast.Broadcast;
  * parallel on any filter).
  *
  * <p>{@link #of(byte[])} does the same for the SQL function, whose bytes come with each task's
- * copy of the plan: equal bytes are recognised by their length, their header and the CRC32C at
- * their end, which covers every byte of the file. Filters whose bytes are not the same but agree on all three are
- * not told apart; for two filters of the same length and spec the chance is 2^-32.
+ * copy of the plan: equal bytes are recognised by their length and a CRC32C of all of them.
+ * Two files of one length whose bytes differ are told apart but for a chance of 2^-32.
  */
 final class SharedFilter implements Serializable {
   private static final long serialVersionUID = 1L;
   /** Files parsed per JVM by the SQL function, kept until there are more than this. */
   private static final int CACHED_FILES = 8;
-  private static final int HEADER_BYTES = 256;
   private static final Map<FileKey, CuckooFilter> PARSED = new ConcurrentHashMap<>();
   /** The driver's broadcasts of SQL filter arguments, by their bytes: a query run again reuses its broadcast. */
   private static final Map<FileKey, Broadcast<SharedFilter>> BROADCASTS = new ConcurrentHashMap<>();
@@ -61,7 +58,7 @@ final class SharedFilter implements Serializable {
       synchronized (this) {
         f = filter;
         if (f == null) {
-          f = filter = parse(file);
+          f = filter = of(file); // shared with a check of the same bytes in this JVM (a driver in local mode)
         }
       }
     }
@@ -117,10 +114,20 @@ final class SharedFilter implements Serializable {
     }
   }
 
-  private record FileKey(int length, int crc, int header) {
+  /**
+   * What tells one file's bytes from another's: their length and a CRC32C of all of them. Not the
+   * CRC the file ends with, which a damaged copy of a file already read would share with it (and
+   * so be taken for it, unchecked); a pass at several GB/s, once per task, not per row.
+   */
+  private record FileKey(int length, int crc) {
     FileKey(byte[] file) {
-      this(file.length, file.length >= 4 ? ByteBuffer.wrap(file, file.length - 4, 4).getInt() : 0,
-          Arrays.hashCode(Arrays.copyOf(file, Math.min(HEADER_BYTES, file.length))));
+      this(file.length, crcOf(file));
+    }
+
+    private static int crcOf(byte[] file) {
+      CRC32C crc = new CRC32C();
+      crc.update(file, 0, file.length);
+      return (int) crc.getValue();
     }
   }
 }

@@ -121,7 +121,7 @@ public final class CuckooSpark {
   public static Column mightContain(CuckooFilter filter, Column key) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
     Broadcast<SharedFilter> shared = jsc.broadcast(SharedFilter.of(filter));
-    return lookupColumn(new ExecutorFilter.Broadcasted(shared), key);
+    return lookupColumn(new ExecutorFilter.Broadcasted(shared, filter.spec().keyKind().orElse(null)), key);
   }
 
   /**
@@ -158,18 +158,28 @@ public final class CuckooSpark {
    * removed once. Runs on the driver, where the filter is: the executors find the distinct keys
    * and encode them, and the driver pulls them one partition at a time ({@code toLocalIterator})
    * and removes them. A filter is one object that is not thread-safe, and removals from
-   * partitions cannot be merged as adds can, so they are made in one place. As with every cuckoo
-   * filter, only remove keys that were added: removing a key that is not in the filter may
-   * remove another key's fingerprint.
+   * partitions cannot be merged as adds can, so they are made in one place.
+   *
+   * <p>A task that fails and is run again, or that Spark runs twice by speculation, removes
+   * nothing twice: the driver removes the keys of the one result per partition Spark accepts.
+   * A whole call run again is another matter. As with every cuckoo filter, only remove keys that
+   * were added: removing a key that is not in the filter removes another key's fingerprint
+   * where the two collide (about the filter's false-positive rate per key), and that key is then
+   * reported absent. A second call over the same keys is such a removal. Remove from a copy, or
+   * record which removals were made (with the filter, in one place), where a job may be rerun.
    *
    * @param filter the filter, changed in place
    * @param ds the data
    * @param column the key column's name
    * @return how many keys were removed (a key with no fingerprint in the filter is not counted)
-   * @throws IllegalArgumentException if the column is missing or not of a key type
+   * @throws IllegalArgumentException if the column is missing or not of a key type, or of
+   *     another kind than the keys the filter records it was built from
    */
   public static long remove(CuckooFilter filter, Dataset<?> ds, String column) {
-    KeyColumn.of(ds, column);
+    String problem = KeyColumn.of(ds, column).mismatch(filter.spec().keyKind().orElse(null), column);
+    if (problem != null) {
+      throw new IllegalArgumentException(problem);
+    }
     Column key = functions.col(ShardBuild.quoted(column));
     JavaRDD<byte[]> keys = ds.select(key).where(key.isNotNull()).distinct().javaRDD()
         .map(row -> KeyColumn.bytesOf(row.get(0)));

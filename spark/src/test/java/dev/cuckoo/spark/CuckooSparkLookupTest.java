@@ -31,6 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /** Lookups from Java ({@code mightContain}) and SQL, the SQL aggregate, and remove. */
 class CuckooSparkLookupTest {
+  /** The injected task failures, counted in this JVM (local mode: the tasks run here). */
+  private static final java.util.concurrent.atomic.AtomicInteger INJECTED = new java.util.concurrent.atomic.AtomicInteger();
   private static SparkSession spark;
 
   @BeforeAll
@@ -149,11 +151,54 @@ class CuckooSparkLookupTest {
     }
   }
 
+  /**
+   * A task whose first attempt reads all its rows and then fails (as a lost executor's, or a
+   * speculative copy's loser, whose output Spark throws away) is run again: the driver removes
+   * the keys of the one attempt whose result it accepted, each once. Speculation itself does not
+   * run in local mode (Spark never starts a second copy on the host of the first), so the test
+   * makes the second attempt by failing the first.
+   */
+  @Test
+  void aRetriedTaskRemovesEachKeyOnce() {
+    CuckooFilter filter = CuckooFilters.create("classic?capacity=20000");
+    for (long k = 0; k < 10_000; k++) {
+      filter.add(k);
+    }
+    INJECTED.set(0);
+    Dataset<Long> expired = spark.range(0, 5000).as(Encoders.LONG()).repartition(4).mapPartitions(
+        (org.apache.spark.api.java.function.MapPartitionsFunction<Long, Long>) it -> {
+          List<Long> all = new ArrayList<>();
+          it.forEachRemaining(all::add);
+          org.apache.spark.TaskContext task = org.apache.spark.TaskContext.get();
+          if (task.partitionId() == 1 && task.attemptNumber() == 0) {
+            INJECTED.incrementAndGet();
+            throw new IllegalStateException("injected: the first attempt of partition 1 fails after reading its rows");
+          }
+          return all.iterator();
+        }, Encoders.LONG());
+    assertEquals(5000, CuckooSpark.remove(filter, expired.toDF("k"), "k"));
+    assertEquals(5000, filter.size());
+    for (long k = 5000; k < 10_000; k++) {
+      assertTrue(filter.mightContain(k), "key " + k + " lost its fingerprint to a repeated removal");
+    }
+    assertEquals(1, INJECTED.get(), "the first attempt failed once, and its task ran again");
+  }
+
   @Test
   void removeRefusesAColumnOfAnotherType() {
     CuckooFilter filter = CuckooFilters.create("classic?capacity=100");
     Dataset<Row> ds = spark.sql("SELECT 1.5D AS d");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CuckooSpark.remove(filter, ds, "d"));
     assertTrue(e.getMessage().contains("'d' has type double"), e.getMessage());
+  }
+
+  @Test
+  void removeRefusesKeysOfAnotherKindThanTheFilters() {
+    CuckooFilter strings = CuckooSpark.build(spark.sql("SELECT CAST(id AS STRING) AS s FROM range(100)"), "s",
+        "classic?capacity=1000");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooSpark.remove(strings, spark.sql("SELECT id AS n FROM range(100)"), "n"));
+    assertTrue(e.getMessage().contains("built from string keys") && e.getMessage().contains("BIGINT"), e.getMessage());
+    assertEquals(100, strings.size());
   }
 }

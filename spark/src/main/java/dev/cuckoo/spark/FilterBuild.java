@@ -32,7 +32,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * distinct keys ({@code size()} is their count) and, without a capacity in the config, is sized
  * for exactly that count. The price is memory: the task that finishes holds 8 bytes per distinct
  * key and then the table (about 1 GB at 100M keys and 0.1%), where a sharded build ({@link
- * CuckooSpark#write}) splits both across tasks.
+ * CuckooSpark#write}) splits both across tasks. Every buffer asks Spark's memory manager for its
+ * heap before it takes it ({@link BuildMemory}), so a build bigger than a task may hold fails its
+ * query, saying so and naming the sharded build, where it used to run the JVM out of memory.
  *
  * <p>The config must be a literal string; it is checked when the query is analysed, on the
  * driver, by the library (its messages name the key, the value and what is allowed), so a typo
@@ -106,7 +108,7 @@ final class FilterBuild extends TypedImperativeAggregate<FilterBuild.Hashes> imp
 
   @Override
   public Hashes createAggregationBuffer() {
-    return new Hashes(new long[64], 0);
+    return new Hashes(new long[64], 0, BuildMemory.ofTask(NAME));
   }
 
   @Override
@@ -125,20 +127,34 @@ final class FilterBuild extends TypedImperativeAggregate<FilterBuild.Hashes> imp
   @Override
   public Hashes merge(Hashes buffer, Hashes input) {
     buffer.addAll(input);
+    input.release();
     return buffer;
   }
 
   @Override
   public Object eval(Hashes buffer) {
+    try {
+      return fileOf(buffer);
+    } finally {
+      buffer.release();
+    }
+  }
+
+  /** The filter file of the buffer's distinct hashes; null for none. */
+  private byte[] fileOf(Hashes buffer) {
     int keys = ShardTask.distinct(buffer.hashes, buffer.size);
     if (keys == 0) {
       return null;
     }
     FilterSpec s = spec();
     String config = (s.capacity().isPresent() ? s : s.toBuilder().capacity(keys).build()).toString();
+    // The table, then its bytes three times as they are written out: the shard's, the file's
+    // buffer, and the array returned.
+    long table = CuckooFilters.variant(s.variant()).heapBytes(CuckooFilters.spec(config)).orElse(8L * keys);
+    buffer.reserve(4 * table, keys);
     FilterShard shard = CuckooFilters.createShard(config, 0);
     long refused = ShardTask.fill(shard, buffer.hashes, keys)[1];
-    buffer.release(); // the hashes are in the table now: let them go before its bytes are written
+    buffer.dropHashes(); // the hashes are in the table now: let them go before its bytes are written
     if (refused > 0) {
       throw new IllegalArgumentException("cuckoo_build: capacity=" + s.capacity().getAsLong() + " cannot hold the "
           + keys + " distinct keys: give capacity=" + keys + " or more, or no capacity (" + refused
@@ -157,16 +173,24 @@ final class FilterBuild extends TypedImperativeAggregate<FilterBuild.Hashes> imp
   @Override
   public byte[] serialize(Hashes buffer) {
     buffer.compact();
+    // These bytes, and Spark's copy of them into the row it sends on; the buffer is done after.
+    buffer.reserve(16L * buffer.size, buffer.size);
     ByteBuffer out = ByteBuffer.allocate(8 * buffer.size);
     out.asLongBuffer().put(buffer.hashes, 0, buffer.size);
+    buffer.release();
     return out.array();
   }
 
   @Override
   public Hashes deserialize(byte[] bytes) {
-    long[] hashes = new long[Math.max(64, bytes.length / 8)];
-    ByteBuffer.wrap(bytes).asLongBuffer().get(hashes, 0, bytes.length / 8);
-    return new Hashes(hashes, bytes.length / 8);
+    BuildMemory memory = BuildMemory.ofTask(NAME);
+    int n = bytes.length / 8;
+    if (memory != null) {
+      memory.reserve(8L * Math.max(64, n), n);
+    }
+    long[] hashes = new long[Math.max(64, n)];
+    ByteBuffer.wrap(bytes).asLongBuffer().get(hashes, 0, n);
+    return new Hashes(hashes, n, memory);
   }
 
   @Override
@@ -260,17 +284,21 @@ final class FilterBuild extends TypedImperativeAggregate<FilterBuild.Hashes> imp
   static final class Hashes {
     private long[] hashes;
     private int size;
+    /** The task's accounting of the heap this buffer holds ({@link BuildMemory}); null outside a task. */
+    private final BuildMemory memory;
 
-    Hashes(long[] hashes, int size) {
+    Hashes(long[] hashes, int size, BuildMemory memory) {
       this.hashes = hashes;
       this.size = size;
+      this.memory = memory;
+      reserve(8L * hashes.length, size);
     }
 
     void add(long hash) {
       if (size == hashes.length) {
         compact();
         if (size > hashes.length / 2) {
-          hashes = Arrays.copyOf(hashes, hashes.length * 2);
+          grow(hashes.length * 2L);
         }
       }
       hashes[size++] = hash;
@@ -278,15 +306,49 @@ final class FilterBuild extends TypedImperativeAggregate<FilterBuild.Hashes> imp
 
     void addAll(Hashes other) {
       if (size + other.size > hashes.length) {
-        hashes = Arrays.copyOf(hashes, Math.max(size + other.size, hashes.length * 2));
+        grow(Math.max(size + (long) other.size, hashes.length * 2L));
       }
       System.arraycopy(other.hashes, 0, hashes, size, other.size);
       size += other.size;
     }
 
+    /** Grows the array, asking the task's memory first (the old array and the new are held at once). */
+    private void grow(long length) {
+      if (length > Integer.MAX_VALUE - 8) {
+        throw new IllegalStateException(NAME + ": one task cannot hold more than " + (Integer.MAX_VALUE - 8)
+            + " keys' hashes; build with CuckooSpark.write, which splits the filter into shards across tasks");
+      }
+      reserve(8L * length, size);
+      long[] grown = Arrays.copyOf(hashes, (int) length);
+      if (memory != null) {
+        memory.freeMemory(8L * hashes.length);
+      }
+      hashes = grown;
+    }
+
+    /** Asks the task for {@code bytes} more; see {@link BuildMemory#reserve}. */
+    void reserve(long bytes, long keys) {
+      if (memory != null) {
+        memory.reserve(bytes, keys);
+      }
+    }
+
+    /** Lets the hashes go, and gives their memory back: the table holds the keys now. */
+    void dropHashes() {
+      if (memory != null) {
+        memory.freeMemory(Math.min(memory.getUsed(), 8L * hashes.length));
+      }
+      hashes = new long[0];
+      size = 0;
+    }
+
+    /** Lets everything go, once merged into another buffer. */
     void release() {
       hashes = new long[0];
       size = 0;
+      if (memory != null) {
+        memory.releaseAll();
+      }
     }
 
     void compact() {

@@ -38,17 +38,29 @@ final class BuildConfig {
           + " column's kind) or build from a column of " + said.get() + " keys");
     }
     FilterSpec spec = given.toBuilder().keyKind(key.kind()).build();
-    FilterVariant variant = CuckooFilters.variant(spec.variant());
+    FilterVariant variant;
+    try {
+      variant = CuckooFilters.variant(spec.variant());
+    } catch (IllegalArgumentException notInstalled) {
+      // cuckoo-spark brings only the variants it can build; say so beside the library's words.
+      throw new IllegalArgumentException(notInstalled.getMessage() + "; a Spark build makes a variant whose tables"
+          + " map to files, in shards: " + shardable(), notInstalled);
+    }
     // A shard is a slice of a mapped table: only a variant whose file maps has one. Checked before the
     // variant resolves the spec, which would otherwise refuse the 'shards' key the build adds.
     if (!variant.mapsFiles()) {
       throw new UnsupportedOperationException("variant " + spec.variant() + " cannot be built in shards, as a Spark"
           + " build makes every filter; build it in one JVM (CuckooFilters.create), or use a variant that can: "
-          + CuckooFilters.variants().stream().filter(v -> CuckooFilters.variant(v).mapsFiles())
-              .collect(Collectors.joining(", ")));
+          + shardable());
     }
     variant.resolve(resolvable(spec));
     return spec;
+  }
+
+  /** @return the installed variants a Spark build can make, comma-separated */
+  private static String shardable() {
+    return CuckooFilters.variants().stream().filter(v -> CuckooFilters.variant(v).mapsFiles())
+        .collect(Collectors.joining(", "));
   }
 
   /** The spec, or where it has no capacity, the spec with one: what resolving it (or its hash) needs. */

@@ -9,6 +9,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
 import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GetStructField;
 import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
@@ -132,8 +133,8 @@ final class FilterLookup extends Expression implements java.io.Serializable {
       }
       if (!givenOnce(file)) {
         return SqlFunctions.failure("the filter " + file.sql() + " is a column, which would bring its own copy of"
-            + " the filter's bytes to every row", "; give the filter once, as a scalar subquery:"
-            + " cuckoo_might_contain((SELECT bytes FROM f), key) in place of a join with f, or as a literal");
+            + " the filter's bytes to every row", "; give the filter once, as a scalar subquery: "
+            + prettyName() + "(" + subqueryFor(file) + ", " + key.sql() + "), or as a literal");
       }
     }
     TypeCheckResult k = SqlFunctions.keyTypeMismatch(key, file == null ? "first" : "second");
@@ -184,6 +185,18 @@ final class FilterLookup extends Expression implements java.io.Serializable {
 
   private KeyColumn keyColumn() {
     return KeyColumn.of(key.dataType(), key.sql());
+  }
+
+  /**
+   * The scalar subquery that gives a column's filter once, with the user's own names: {@code
+   * (SELECT bytes FROM f)} for {@code f.bytes}; {@code <table>} where the column has no table.
+   */
+  private static String subqueryFor(Expression column) {
+    if (column instanceof AttributeReference a) {
+      Seq<String> qualifier = a.qualifier();
+      return "(SELECT " + a.name() + " FROM " + (qualifier.isEmpty() ? "<table>" : qualifier.last()) + ")";
+    }
+    return "(SELECT " + column.sql() + " FROM <table>)";
   }
 
   /**

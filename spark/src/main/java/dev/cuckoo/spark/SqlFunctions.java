@@ -29,12 +29,17 @@ final class SqlFunctions {
   private static final String DOC_ROOT = "https://spark.apache.org/docs/latest";
 
   /** One function: its name, its usage, its arguments, and how it is made from them. */
-  private record Function(String name, String usage, String arguments, int arity, Function1<Seq<Expression>,
-      Expression> builder) {
+  private record Function(String name, String usage, String arguments, String examples, String note, int arity,
+      Function1<Seq<Expression>, Expression> builder) {
     ExpressionInfo info() {
-      // className, db, name, usage, arguments, examples, note, group, since, deprecated, source
-      return new ExpressionInfo(SqlFunctions.class.getName(), null, name, usage, arguments, "", "", "", "", "",
-          "java_udf");
+      // className, db, name, usage, arguments, examples, note, group, since, deprecated, source;
+      // Spark wants examples to start "\n    Examples:\n" and both to end "\n  ", as its own do.
+      return new ExpressionInfo(SqlFunctions.class.getName(), null, name, usage, arguments, closed(examples),
+          closed(note), "", "", "", "java_udf");
+    }
+
+    private static String closed(String section) {
+      return section.isEmpty() ? section : section + "  ";
     }
   }
 
@@ -48,6 +53,20 @@ final class SqlFunctions {
                     * config - a string literal, e.g. 'classic?targetFpp=0.001'; without capacity the filter
                         is sized for the distinct keys
               """,
+          """
+
+                  Examples:
+                    > SELECT cuckoo_might_contain((SELECT _FUNC_(id, 'classic?capacity=100') FROM range(10)), 7);
+                     true
+                    > CACHE TABLE seen AS SELECT _FUNC_(url, 'classic?targetFpp=0.001') AS bytes FROM visits;
+              """,
+          """
+
+                  A filter given inline, (SELECT _FUNC_(...) FROM t), is built again by every query (and every
+                  micro-batch of a stream) that runs it: build it once with CACHE TABLE and give
+                  (SELECT bytes FROM seen). The filter records the key column's kind (string, binary or
+                  long), and lookups of another kind are refused.
+              """,
           2, args -> new FilterBuild(args.apply(0), args.apply(1))),
       new Function("cuckoo_might_contain", "_FUNC_(filter, key) - True where the key might be in the filter whose"
           + " file bytes are given; false for a null key or a null filter.",
@@ -59,10 +78,28 @@ final class SqlFunctions {
                         (SELECT content FROM binaryFile.`/filters/seen.cuckoo`)
                     * key - a STRING, BINARY, BIGINT or INT column
               """,
+          """
+
+                  Examples:
+                    > SELECT _FUNC_((SELECT cuckoo_build(id, 'classic?capacity=100') FROM range(10)), 7);
+                     true
+                    > SELECT count(*) FROM crawl WHERE NOT _FUNC_((SELECT bytes FROM seen), url);
+                    > SELECT count(*) FROM crawl WHERE _FUNC_((SELECT content FROM binaryFile.`/f/seen.cuckoo`), url);
+              """,
+          "",
           2, args -> new FilterLookup(args.apply(0), args.apply(1))),
       new Function("cuckoo_key", "_FUNC_(value) - A key's bytes by the library's key rule: a string's UTF-8"
           + " bytes, a binary's bytes, a bigint's (or int's) 8 little-endian bytes; null for null.",
           "\n    Arguments:\n      * value - a STRING, BINARY, BIGINT or INT\n",
+          """
+
+                  Examples:
+                    > SELECT hex(_FUNC_(1));
+                     0100000000000000
+                    > SELECT hex(_FUNC_('ab'));
+                     6162
+              """,
+          "",
           1, args -> new KeyBytes(args.apply(0))));
 
   private SqlFunctions() {}

@@ -186,6 +186,12 @@ class CuckooSparkBuildTest {
           () -> CuckooSpark.write(ds, "k", variant, tmp.resolve(variant + ".cuckoo").toString()));
       assertTrue(write.getMessage().contains("cannot be built in shards"), write.getMessage());
     }
+    // What a user with only cuckoo-spark sees for them: not installed, and what a build can make.
+    IllegalArgumentException missing = refusedBeforeAnyJob(IllegalArgumentException.class,
+        () -> CuckooSpark.build(ds, "k", "quotient?capacity=1000"));
+    assertTrue(missing.getMessage().contains("variant 'quotient' is not installed") && missing.getMessage()
+        .endsWith("a Spark build makes a variant whose tables map to files, in shards: classic, semi-sorted"),
+        missing.getMessage());
   }
 
   @Test

@@ -142,7 +142,12 @@ class CuckooSparkExtensionsTest {
     AnalysisException join = refused("SELECT count(*) FROM ext_visits e, ext_filter f"
         + " WHERE NOT cuckoo_might_contain(f.bytes, e.url)");
     assertEquals("DATATYPE_MISMATCH.TYPE_CHECK_FAILURE_WITH_HINT", join.getCondition());
-    assertTrue(join.getMessage().contains("cuckoo_might_contain((SELECT bytes FROM f), key)"), join.getMessage());
+    assertTrue(join.getMessage().contains("cuckoo_might_contain((SELECT bytes FROM f), e.url)"), join.getMessage());
+    // named as the user named them, and without a join where there is none
+    spark.sql("SELECT url, X'00' AS filter_bytes FROM ext_visits").createOrReplaceTempView("ext_with_bytes");
+    AnalysisException column = refused("SELECT count(*) FROM ext_with_bytes WHERE cuckoo_might_contain(filter_bytes, url)");
+    assertTrue(column.getMessage().contains("cuckoo_might_contain((SELECT filter_bytes FROM ext_with_bytes), ext_with_bytes.url)")
+        && !column.getMessage().contains("join"), column.getMessage());
 
     long kept = spark.sql("SELECT count(*) FROM ext_visits WHERE NOT cuckoo_might_contain("
         + "(SELECT bytes FROM ext_filter), url)").first().getLong(0);

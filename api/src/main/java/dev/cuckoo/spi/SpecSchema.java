@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * What a variant accepts: the range and default of every common key, the default hash, and its
@@ -663,8 +662,14 @@ public final class SpecSchema {
       if (!options.containsKey(FilterSpec.KEYS)) {
         // Every variant records its keys' kind when asked (KeyKind); "any", the default, is
         // left out of a resolved spec, so that filters that do not say stay as they were.
-        addOption(new Option(FilterSpec.KEYS, ANY_KEYS, 0, 0, Stream.concat(Stream.of(ANY_KEYS),
-            Arrays.stream(dev.cuckoo.KeyKind.values()).map(dev.cuckoo.KeyKind::configValue)).toList(), true));
+        // A loop, not a stream: this runs on the way to a process's first lookup, where a lambda
+        // would spin a class (FirstOpenTest).
+        List<String> kinds = new ArrayList<>();
+        kinds.add(ANY_KEYS);
+        for (dev.cuckoo.KeyKind kind : dev.cuckoo.KeyKind.values()) {
+          kinds.add(kind.configValue());
+        }
+        addOption(new Option(FilterSpec.KEYS, ANY_KEYS, 0, 0, List.copyOf(kinds), true));
       }
       return new SpecSchema(this);
     }

@@ -84,7 +84,7 @@ class ModuleSurfaceTest {
     Set<String> publicTypes = publicTypesOf("dev.cuckoo");
     assertEquals(new TreeSet<>(Set.of("Concurrency", "CorruptFilterException", "CuckooFilter", "CuckooFilters",
         "Durability", "FileRecovery", "FilterFileInfo", "FilterShard", "FilterSpec", "FilterVariant",
-        "KeyEncoder", "KeySink", "MappedFilter", "ShardRouter", "TypedFilter")), publicTypes);
+        "KeyEncoder", "KeyKind", "KeySink", "MappedFilter", "ShardRouter", "TypedFilter")), publicTypes);
     for (String type : publicTypes) {
       for (java.lang.reflect.Method m : Class.forName("dev.cuckoo." + type).getMethods()) {
         assertTrue(!dev.cuckoo.spi.FilterProvider.class.isAssignableFrom(m.getReturnType())

@@ -43,6 +43,7 @@ import scala.jdk.javaapi.CollectionConverters;
 final class FilterBuild extends TypedImperativeAggregate<FilterBuild.Hashes> implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
   static final String NAME = "cuckoo_build";
+  private static final java.util.concurrent.atomic.AtomicLong BUILDS = new java.util.concurrent.atomic.AtomicLong();
 
   private final Expression key;
   private final Expression config;
@@ -131,8 +132,14 @@ final class FilterBuild extends TypedImperativeAggregate<FilterBuild.Hashes> imp
     return buffer;
   }
 
+  /** Filters this JVM's SQL builds have finished, for the tests that check a cached filter is built once. */
+  static long builds() {
+    return BUILDS.get();
+  }
+
   @Override
   public Object eval(Hashes buffer) {
+    BUILDS.incrementAndGet();
     try {
       return fileOf(buffer);
     } finally {

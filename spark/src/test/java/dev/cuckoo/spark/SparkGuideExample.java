@@ -19,6 +19,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,6 +112,56 @@ class SparkGuideExample {
     assertTrue(join.getMessage().contains("cuckoo_might_contain((SELECT bytes FROM f), c.url)"), join.getMessage());
   }
 
+  /**
+   * The guide's streaming form: a filter built once, cached, and looked up by every micro-batch.
+   * The same query with the build inline builds a filter in every micro-batch, as the guide warns.
+   */
+  @Test
+  void aStreamingQueryLooksUpInTheCachedFilterBuiltOnce() throws Exception {
+    spark.range(0, 1000).selectExpr("id AS value").createOrReplaceTempView("known_ids");
+    long before = FilterBuild.builds();
+    // tag::streaming[]
+    spark.sql("CACHE TABLE known AS SELECT cuckoo_build(value, 'classic?targetFpp=0.001') AS bytes FROM known_ids");
+    spark.readStream().format("rate-micro-batch").option("rowsPerBatch", 500).load()
+        .createOrReplaceTempView("events_stream");
+    StreamingQuery unseen = spark.sql("SELECT value FROM events_stream"
+            + " WHERE NOT cuckoo_might_contain((SELECT bytes FROM known), value)")
+        .writeStream().format("memory").queryName("unseen_events").start();
+    // end::streaming[]
+    try {
+      int batches = awaitBatches(unseen, 3);
+      assertEquals(1, FilterBuild.builds() - before, "one build, by CACHE TABLE, for " + batches + " micro-batches");
+      long unseenRows = spark.table("unseen_events").where("value < 1000").count();
+      assertTrue(unseenRows <= 5, unseenRows + " of the known ids passed as unseen");
+    } finally {
+      unseen.stop();
+      spark.sql("UNCACHE TABLE IF EXISTS known");
+    }
+    long inlineBefore = FilterBuild.builds();
+    StreamingQuery inline = spark.sql("SELECT value FROM events_stream WHERE NOT cuckoo_might_contain("
+            + "(SELECT cuckoo_build(value, 'classic?targetFpp=0.001') FROM known_ids), value)")
+        .writeStream().format("memory").queryName("unseen_inline").start();
+    try {
+      int batches = awaitBatches(inline, 3);
+      assertTrue(FilterBuild.builds() - inlineBefore >= batches, "an inline build runs in every micro-batch");
+    } finally {
+      inline.stop();
+    }
+  }
+
+  /** Waits (up to two minutes, not a timed assertion) until a query has run {@code n} micro-batches with rows. */
+  private static int awaitBatches(StreamingQuery query, int n) throws Exception {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+    int batches = 0;
+    while (batches < n && System.nanoTime() < deadline && query.isActive()) {
+      // Not processAllAvailable: a rate source always has more.
+      Thread.sleep(100);
+      batches = (int) java.util.Arrays.stream(query.recentProgress()).filter(p -> p.numInputRows() > 0).count();
+    }
+    assertTrue(batches >= n, "only " + batches + " micro-batches ran: " + query.exception());
+    return batches;
+  }
+
   @Test
   void everySqlBlockOfTheGuideIsOneThisClassRuns() throws IOException {
     List<String> guide = Files.readAllLines(GUIDE, StandardCharsets.UTF_8);
@@ -124,8 +175,10 @@ class SparkGuideExample {
   }
 
   @Test
-  void theGuideShowsTheJavaRegion() throws IOException {
-    assertEquals(region(Files.readAllLines(SOURCE, StandardCharsets.UTF_8), "java"), guideBlock("java"));
+  void theGuideShowsTheJavaRegions() throws IOException {
+    List<String> source = Files.readAllLines(SOURCE, StandardCharsets.UTF_8);
+    assertEquals(region(source, "java"), guideBlock("java"));
+    assertEquals(region(source, "streaming"), guideBlock("streaming"));
   }
 
   /** The lines of the guide's first code block under {@code <!-- spark-example: name -->}. */

@@ -234,9 +234,12 @@ public final class SparkBloomComparison {
     spark.createDataFrame(List.of(RowFactory.create((Object) build.filter)),
         new StructType().add("bytes", DataTypes.BinaryType)).createOrReplaceTempView("comparison_filter");
     List<Result> results = new ArrayList<>();
-    // The task that finishes the aggregate holds every distinct key's hash, then the table.
+    // The build alone in its query is planned in shards, as CuckooSpark.build: a task holds one
+    // shard's table and its hashes.
+    long sqlShards = Long.parseLong(filter.spec().option("shards").orElse("1"));
     results.add(lookups(keys, fpp, variant + "-sql-scalar", build.millis, filter.sizeInBytes(),
-        8 * n + filter.sizeInBytes(), build.heapPeak, filter.expectedFpp(), n, data, probe,
+        filter.sizeInBytes() / sqlShards + 8 * ((n + sqlShards - 1) / sqlShards), build.heapPeak,
+        filter.expectedFpp(), n, data, probe,
         functions.expr("cuckoo_might_contain((SELECT bytes FROM comparison_filter), k)"), passes));
     try {
       Path dir = Files.createTempDirectory("comparison-");

@@ -205,6 +205,7 @@ public final class CuckooSpark {
   public static void register(SparkSession spark) {
     if (spark instanceof org.apache.spark.sql.classic.SparkSession classic) {
       SqlFunctions.register(classic.sessionState().functionRegistry());
+      ShardedSqlBuild.addTo(classic);
       return;
     }
     throw new UnsupportedOperationException("register needs a classic SparkSession, not a "

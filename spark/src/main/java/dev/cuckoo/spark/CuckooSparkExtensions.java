@@ -2,6 +2,7 @@ package dev.cuckoo.spark;
 
 import org.apache.spark.sql.SparkSessionExtensions;
 import scala.Function1;
+import scala.jdk.javaapi.FunctionConverters;
 import scala.runtime.BoxedUnit;
 
 /**
@@ -14,8 +15,9 @@ import scala.runtime.BoxedUnit;
  * <ul>
  *   <li>{@code cuckoo_build(key, 'config')}: an aggregate; the file bytes (BINARY) of a filter of
  *       the distinct non-null keys, null if there are none. Without a {@code capacity} the filter
- *       is sized for the distinct keys. The task that finishes holds 8 bytes per distinct key:
- *       build larger filters with {@link CuckooSpark#write} and read the file (below).
+ *       is sized for the distinct keys. A query whose only aggregate is the build is planned
+ *       as {@link CuckooSpark#build}'s sharded build ({@link ShardedSqlBuild}); beside other
+ *       aggregates it is an aggregate whose last task holds 8 bytes per distinct key.
  *   <li>{@code cuckoo_might_contain(filter, key)}: true where the key might be in the filter;
  *       false for a null key or a null filter. The filter is given once for the query, as a
  *       literal or a scalar subquery ({@code (SELECT cuckoo_build(url, 'classic') FROM seen)}, or
@@ -40,6 +42,7 @@ public final class CuckooSparkExtensions implements Function1<SparkSessionExtens
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
     SqlFunctions.inject(extensions);
+    extensions.injectPlannerStrategy(FunctionConverters.asScalaFromFunction(session -> new ShardedSqlBuild()));
     return BoxedUnit.UNIT;
   }
 }

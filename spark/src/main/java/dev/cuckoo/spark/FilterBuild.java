@@ -32,7 +32,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * distinct keys ({@code size()} is their count) and, without a capacity in the config, is sized
  * for exactly that count. The price is memory: the task that finishes holds 8 bytes per distinct
  * key and then the table (about 1 GB at 100M keys and 0.1%), where a sharded build ({@link
- * CuckooSpark#write}) splits both across tasks. Every buffer asks Spark's memory manager for its
+ * CuckooSpark#write}) splits both across tasks; a query whose only aggregate is this one is
+ * planned as that build instead ({@link ShardedSqlBuild}). Every buffer asks Spark's memory manager for its
  * heap before it takes it ({@link BuildMemory}), so a build bigger than a task may hold fails its
  * query, saying so and naming the sharded build, where it used to run the JVM out of memory.
  *
@@ -79,6 +80,16 @@ final class FilterBuild extends TypedImperativeAggregate<FilterBuild.Hashes> imp
     }
     spec();
     return TypeCheckResult.TypeCheckSuccess$.MODULE$;
+  }
+
+  /** @return the key expression */
+  Expression key() {
+    return key;
+  }
+
+  /** @return the config as the user wrote it, checked when the query was analysed */
+  String configText() {
+    return config.eval(null).toString();
   }
 
   /**
@@ -132,9 +143,17 @@ final class FilterBuild extends TypedImperativeAggregate<FilterBuild.Hashes> imp
     return buffer;
   }
 
-  /** Filters this JVM's SQL builds have finished, for the tests that check a cached filter is built once. */
+  /**
+   * Filters this JVM's SQL builds have finished, as aggregates or in shards ({@link
+   * ShardedSqlBuild}), for the tests that check a cached filter is built once.
+   */
   static long builds() {
     return BUILDS.get();
+  }
+
+  /** Counts a build {@link ShardedSqlBuild} made in place of the aggregate. */
+  static void countBuild() {
+    BUILDS.incrementAndGet();
   }
 
   @Override

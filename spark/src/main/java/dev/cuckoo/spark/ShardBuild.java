@@ -107,6 +107,41 @@ final class ShardBuild {
 
   /** The build of {@link CuckooSpark#build}: the shards come to a local temporary file, which is joined and read. */
   CuckooFilter toDriver() {
+    return joinedLocally(joined -> {
+      CuckooFilter filter;
+      try (InputStream in = new BufferedInputStream(Files.newInputStream(joined))) {
+        filter = CuckooFilters.read(in);
+      }
+      LOG.info("cuckoo build of column '{}': {} distinct keys in {} shards, {} null keys skipped ({})", column,
+          filter.size(), plan.shards, nulls.sum(), plan.config);
+      return filter;
+    });
+  }
+
+  /**
+   * The build of SQL's {@code cuckoo_build} when it is planned as a sharded build ({@link
+   * ShardedSqlBuild}): the joined file's bytes, the aggregate's value; null where the column has
+   * no non-null keys, as the aggregate gives.
+   *
+   * @throws IllegalArgumentException for a config or column the aggregate's checks passed but a
+   *     build refuses (a capacity too small for the keys)
+   */
+  static byte[] planForSql(Dataset<?> ds, String column, String config) {
+    FilterSpec spec = BuildConfig.checked(config, KeyColumn.of(ds, column), column);
+    Column col = functions.col(quoted(column));
+    if (ds.select(col).where(col.isNotNull()).isEmpty()) {
+      return null;
+    }
+    return new ShardBuild(ds, column, spec).joinedLocally(Files::readAllBytes);
+  }
+
+  /** What a reader of the joined file makes of it. */
+  private interface JoinedFile<T> {
+    T read(java.nio.file.Path joined) throws IOException;
+  }
+
+  /** Runs the build with the shards written to a local temporary directory, joins them there, and reads the join. */
+  private <T> T joinedLocally(JoinedFile<T> reader) {
     java.nio.file.Path dir = null;
     try {
       dir = Files.createTempDirectory("cuckoo-spark-");
@@ -122,13 +157,7 @@ final class ShardBuild {
         CuckooFilters.joinShards(plan.config, plan.shards,
             i -> new BufferedInputStream(Files.newInputStream(files[i])), out);
       }
-      CuckooFilter filter;
-      try (InputStream in = new BufferedInputStream(Files.newInputStream(joined))) {
-        filter = CuckooFilters.read(in);
-      }
-      LOG.info("cuckoo build of column '{}': {} distinct keys in {} shards, {} null keys skipped ({})", column,
-          filter.size(), plan.shards, nulls.sum(), plan.config);
-      return filter;
+      return reader.read(joined);
     } catch (IOException e) {
       throw new UncheckedIOException("building a filter of column '" + column + "' failed", e);
     } finally {

@@ -60,6 +60,8 @@ final class ShardBuild {
   private final JavaPairRDD<Integer, long[]> shuffled;
   /** The plan the shards are built by, with the capacity the build settled on. */
   private ShardPlan plan;
+  /** The distinct keys the shards of a build to the driver hold, once it has run. */
+  private long builtKeys;
 
   private ShardBuild(Dataset<?> ds, String column, FilterSpec spec) {
     KeyColumn key = KeyColumn.of(ds, column);
@@ -128,11 +130,16 @@ final class ShardBuild {
    */
   static byte[] planForSql(Dataset<?> ds, String column, String config) {
     FilterSpec spec = BuildConfig.checked(config, KeyColumn.of(ds, column), column);
-    Column col = functions.col(quoted(column));
-    if (ds.select(col).where(col.isNotNull()).isEmpty()) {
-      return null;
+    if (spec.capacity().isEmpty()) {
+      // Without a capacity the build counts the keys first, and refuses none: ask that here.
+      Column col = functions.col(quoted(column));
+      if (ds.select(col).where(col.isNotNull()).isEmpty()) {
+        return null;
+      }
     }
-    return new ShardBuild(ds, column, spec).joinedLocally(Files::readAllBytes);
+    ShardBuild b = new ShardBuild(ds, column, spec);
+    byte[] bytes = b.joinedLocally(Files::readAllBytes);
+    return b.builtKeys == 0 ? null : bytes;
   }
 
   /** What a reader of the joined file makes of it. */
@@ -151,6 +158,7 @@ final class ShardBuild {
         java.nio.file.Path file = local.resolve("shard-" + outcome.index());
         Files.write(file, outcome.bytes());
         files[outcome.index()] = file;
+        builtKeys += outcome.keys();
       });
       java.nio.file.Path joined = dir.resolve("joined");
       try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(joined))) {

@@ -115,6 +115,9 @@ class CuckooSparkLookupTest {
     spark.createDataFrame(List.of(RowFactory.create((Object) null)), schema).createOrReplaceTempView("nulls");
     Row r = spark.sql("SELECT cuckoo_build(s, 'classic?capacity=10') FROM nulls").first();
     assertTrue(r.isNullAt(0));
+    assertTrue(spark.sql("SELECT cuckoo_build(s, 'classic') FROM nulls").first().isNullAt(0), "without a capacity");
+    assertTrue(spark.sql("SELECT cuckoo_build(s, 'classic'), count(s) FROM nulls").first().isNullAt(0),
+        "as an aggregate");
   }
 
   @Test

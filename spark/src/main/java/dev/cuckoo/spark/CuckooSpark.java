@@ -176,7 +176,7 @@ public final class CuckooSpark {
    *     another kind than the keys the filter records it was built from
    */
   public static long remove(CuckooFilter filter, Dataset<?> ds, String column) {
-    String problem = KeyColumn.of(ds, column).mismatch(filter.spec().keyKind().orElse(null), column);
+    String problem = KeyColumn.of(ds, column).mismatch(filter, column);
     if (problem != null) {
       throw new IllegalArgumentException(problem);
     }

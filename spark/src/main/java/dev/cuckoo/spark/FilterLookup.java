@@ -180,7 +180,7 @@ final class FilterLookup extends Expression implements java.io.Serializable {
     } catch (IllegalArgumentException e) {
       return "the filter " + file.sql() + ": " + e.getMessage();
     }
-    return keyColumn().mismatch(f.spec().keyKind().orElse(null), key.sql());
+    return keyColumn().mismatch(f, key.sql());
   }
 
   private KeyColumn keyColumn() {
@@ -341,7 +341,7 @@ final class FilterLookup extends Expression implements java.io.Serializable {
     final CuckooFilter filter() {
       if (!held) {
         CuckooFilter f = source.filter();
-        String problem = f == null ? null : keys.mismatch(f.spec().keyKind().orElse(null), keySql);
+        String problem = f == null ? null : keys.mismatch(f, keySql);
         if (problem != null) {
           throw new IllegalArgumentException(problem);
         }

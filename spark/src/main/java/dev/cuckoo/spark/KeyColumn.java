@@ -73,6 +73,16 @@ enum KeyColumn {
    * of this type, so every row would be "absent". A filter that records no kind (one written
    * before kinds were recorded, or built outside Spark) answers every type, as it always did.
    *
+   * @param filter the filter
+   * @param key the key column or expression, as the user wrote it, for the message
+   */
+  String mismatch(CuckooFilter filter, String key) {
+    return mismatch(filter.spec().keyKind().orElse(null), key);
+  }
+
+  /**
+   * {@link #mismatch(CuckooFilter, String)} for a filter known by the kind it records.
+   *
    * @param recorded the kind of key the filter's spec records, or null for none
    * @param key the key column or expression, as the user wrote it, for the message
    */

@@ -46,6 +46,7 @@ public final class SpecSchema {
   private final int defaultKicks;
   private final String defaultHash;
   private final Concurrency threadSafeMode; // null: none
+  private final boolean keepsTargetFpp;
   private final Map<String, Option> options;
   /** The default of {@link FilterSpec#KEYS}: keys of any kind, not recorded. */
   private static final String ANY_KEYS = "any";
@@ -68,6 +69,7 @@ public final class SpecSchema {
     this.defaultKicks = b.defaultKicks;
     this.defaultHash = b.defaultHash;
     this.threadSafeMode = b.threadSafeMode;
+    this.keepsTargetFpp = b.keepsTargetFpp;
     this.options = Collections.unmodifiableMap(new LinkedHashMap<>(b.options));
   }
 
@@ -82,9 +84,9 @@ public final class SpecSchema {
   /**
    * Checks a spec and fills in every default. The result names every common key (with the
    * fingerprint width derived from {@code targetFpp} if that was given, and {@code targetFpp}
-   * dropped; and without {@code seed} when the hash is an instance and no seed was given, since
-   * the instance's own seed is not known) and every option; resolving it again returns an equal
-   * spec.
+   * dropped, unless the variant {@link Builder#keepsTargetFpp keeps the rate}; and without
+   * {@code seed} when the hash is an instance and no seed was given, since the instance's own
+   * seed is not known) and every option; resolving it again returns an equal spec.
    *
    * @param spec a spec for this variant
    * @return the resolved spec
@@ -120,7 +122,11 @@ public final class SpecSchema {
       throw ConfigValues.outOfRange(FilterSpec.BUCKET_SIZE, bucketSize, variant, allowed(FilterSpec.BUCKET_SIZE));
     }
     int bits;
-    if (spec.fingerprintBits().isPresent()) {
+    Double keptFpp = null;
+    if (spec.fingerprintBits().isEmpty() && spec.targetFpp().isPresent() && keepsTargetFpp) {
+      keptFpp = spec.targetFpp().getAsDouble(); // the builder checked it is strictly between 0 and 1
+      bits = 0;
+    } else if (spec.fingerprintBits().isPresent()) {
       bits = spec.fingerprintBits().getAsInt();
       if (!supportsFingerprintBits(bits)) {
         throw ConfigValues.outOfRange(FilterSpec.FINGERPRINT_BITS, bits, variant, allowed(FilterSpec.FINGERPRINT_BITS));
@@ -152,10 +158,14 @@ public final class SpecSchema {
     FilterSpec.Builder out =
         FilterSpec.builder(variant)
             .capacity(capacity)
-            .fingerprintBits(bits)
             .bucketSize(bucketSize)
             .maxKicks(kicks)
             .concurrency(resolveConcurrency(spec.concurrency().orElse(Concurrency.NONE)));
+    if (keptFpp != null) {
+      out.targetFpp(keptFpp);
+    } else {
+      out.fingerprintBits(bits);
+    }
     if (spec.hashInstance().isPresent()) {
       // A HashStrategy cannot say its seed: the spec records one only if the caller gave it,
       // never a default the instance may contradict.
@@ -324,6 +334,14 @@ public final class SpecSchema {
   }
 
   /**
+   * @return whether a {@code targetFpp} resolves to itself, a rate the variant holds, rather
+   *     than to a fingerprint width ({@link Builder#keepsTargetFpp})
+   */
+  public boolean keepsTargetFpp() {
+    return keepsTargetFpp;
+  }
+
+  /**
    * @param name an option's name
    * @return its default value as text
    * @throws IllegalArgumentException if the variant has no such option
@@ -443,6 +461,7 @@ public final class SpecSchema {
     private int defaultKicks;
     private String defaultHash;
     private Concurrency threadSafeMode;
+    private boolean keepsTargetFpp;
     private final Map<String, Option> options = new LinkedHashMap<>();
 
     private Builder(String variant) {
@@ -590,6 +609,20 @@ public final class SpecSchema {
     }
 
     /**
+     * Declares that the variant takes a {@code targetFpp} as it is rather than as a fingerprint
+     * width: a spec that gives one (and no {@code fingerprintBits}) resolves to a spec that names
+     * the rate and no width, for a variant whose fingerprints change with its size (the
+     * expandable filter, whose lanes widen to hold the rate as it grows). The variant checks
+     * what rates it can hold.
+     *
+     * @return this builder
+     */
+    public Builder keepsTargetFpp() {
+      this.keepsTargetFpp = true;
+      return this;
+    }
+
+    /**
      * Declares an option whose value is a whole number.
      *
      * @param name the option's name
@@ -602,6 +635,21 @@ public final class SpecSchema {
       require(min <= max && defaultValue >= min && defaultValue <= max,
           name + " " + min + ".." + max + " default " + defaultValue);
       return addOption(new Option(name, Long.toString(defaultValue), min, max, null, false));
+    }
+
+    /**
+     * Declares an option whose value is a whole number that may be left out: a hint. Its
+     * default, 0, stands for none given and is left out of a resolved spec, so that specs
+     * written before it stay as they were.
+     *
+     * @param name the option's name
+     * @param min the smallest value a user may give, at least 1
+     * @param max the largest value
+     * @return this builder
+     */
+    public Builder hintOption(String name, long min, long max) {
+      require(min >= 1 && min <= max, name + " " + min + ".." + max);
+      return addOption(new Option(name, "0", min, max, null, true));
     }
 
     /**

@@ -25,7 +25,9 @@ class ConfigReferenceTest {
           s.defaultCapacity().isPresent() ? Long.toString(s.defaultCapacity().getAsLong()) : "required"));
       sb.append(row(FilterSpec.FINGERPRINT_BITS, s.fingerprintBitsText(),
           Integer.toString(s.defaultFingerprintBits())));
-      sb.append(row(FilterSpec.TARGET_FPP, "between 0 and 1; gives the smallest supported `fingerprintBits` f with 2b/2^f ≤ targetFpp",
+      sb.append(row(FilterSpec.TARGET_FPP, s.keepsTargetFpp()
+          ? "between 0 and 1: the false-positive rate held at every size, lanes widening as the table grows"
+          : "between 0 and 1; gives the smallest supported `fingerprintBits` f with 2b/2^f ≤ targetFpp",
           "(instead of `fingerprintBits`)"));
       sb.append(row(FilterSpec.BUCKET_SIZE, s.bucketSizesText(), Integer.toString(s.defaultBucketSize())));
       sb.append(row(FilterSpec.HASH, "an installed hash", "`" + s.defaultHash() + "`"));
@@ -33,7 +35,10 @@ class ConfigReferenceTest {
       sb.append(row(FilterSpec.MAX_KICKS, s.minMaxKicks() + ".." + s.maxMaxKicks(), Integer.toString(s.defaultMaxKicks())));
       sb.append(row(FilterSpec.CONCURRENCY, s.concurrencyText(), "none"));
       for (String option : s.optionNames()) {
-        sb.append(row(option, s.optionAllowed(option), s.optionDefault(option)));
+        // A hint's default, 0, is none given (SpecSchema.Builder.hintOption).
+        String given = s.optionDefault(option);
+        boolean hint = given.equals("0") && s.optionAllowed(option).startsWith("1..");
+        sb.append(row(option, s.optionAllowed(option), hint ? "none" : given));
       }
     }
     return sb.append('\n').toString();

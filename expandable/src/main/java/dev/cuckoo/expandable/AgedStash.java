@@ -159,21 +159,24 @@ final class AgedStash {
    * fingerprint bit names, an exhausted one to both.
    *
    * @param old the table before it doubles
+   * @param widen the bits the doubled table's lanes have more
    * @return the entries added (the second copies of exhausted entries)
    */
-  int grow(LaneTable old) {
+  int grow(LaneTable old, int widen) {
     int n = size;
     int added = 0;
     for (int i = 0; i < n; i++) {
       long b = buckets[i];
       int e = entries[i];
       if (old.isExhausted(e)) {
+        int copy = old.widened(e, widen);
         buckets[i] = 2 * b;
-        add(2 * b + 1, e);
+        entries[i] = copy;
+        add(2 * b + 1, copy);
         added++;
       } else {
         buckets[i] = old.grownBucket(b, e);
-        entries[i] = old.grownEntry(e);
+        entries[i] = old.grownEntry(e, widen);
       }
     }
     return added;

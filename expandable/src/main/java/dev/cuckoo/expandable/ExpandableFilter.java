@@ -12,11 +12,13 @@ import java.io.IOException;
  * The expandable cuckoo filter: one {@link LaneTable} that doubles when it fills, and an {@link
  * AgedStash}; see {@link ExpandableProvider} for what it promises. {@link #of} picks the class
  * for the spec's concurrency. As in every variant, a subclass is named for what its lookup
- * reads ({@code OfShortLanes}, and {@code OfAnyLanes} for every other shape) or for the
- * concurrency it adds ({@link LockedExpandableFilter}).
+ * reads ({@code OfShortLanes}, {@code OfHeads} for lanes that widen as the table grows, and
+ * {@code OfAnyLanes} for every other shape) or for the concurrency it adds ({@link
+ * LockedExpandableFilter}).
  */
 abstract sealed class ExpandableFilter extends AbstractCuckooFilter
-    permits ExpandableFilter.OfAnyLanes, ExpandableFilter.OfShortLanes, LockedExpandableFilter {
+    permits ExpandableFilter.OfAnyLanes, ExpandableFilter.OfShortLanes, ExpandableFilter.OfHeads,
+        LockedExpandableFilter {
 
   /*
    * A cuckoo filter [1] that grows without a chain of filters. Its table has 2^k buckets and a
@@ -37,11 +39,14 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
    * writes the new one; it never kicks and cannot fail.
    *
    * A doubling does not change the answer to any lookup, so the false-positive rate never falls:
-   * each doubling's new keys add about 2·b·α/2^(w-1), b slots a bucket at load α, and a filter
-   * grown d times from its start is at about (d/2 + 1) times the rate of its first keys (2bα
-   * over 2^(w-1), 0.023% with 16-bit lanes). InfiniFilter and Aleph [5] hold the rate flat by
-   * widening new entries as the filter grows; here lanes stay one width, for lookups of one SWAR
-   * test per bucket, and expectedFpp() counts entries by age to say where the rate is.
+   * each doubling's new keys add about 2·b·α/2^(w-1), b slots a bucket at load α. With one lane
+   * width (fingerprintBits=16 or 32) a filter grown d times from its start is at about (d/2 + 1)
+   * times the rate of its first keys (2bα over 2^(w-1), 0.023% with 16-bit lanes). With a
+   * targetFpp the lanes widen as the table grows, as InfiniFilter and Aleph [5] widen new
+   * entries, by the LaneSchedule that keeps the sum of the generations' shares below the target;
+   * the lanes' first 16 bits stay in one word per bucket (LaneTable's split lanes), so a lookup
+   * is still one SWAR test per bucket. expectedFpp() counts entries by age to say where the rate
+   * is.
    *
    * An entry that has given up all its bits is its tag alone; a doubling copies it into both
    * children, as Aleph duplicates its void entries [5]. Entries of the first table run out
@@ -73,8 +78,11 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   /** The load that a refused add must have reached to make the table double. */
   private static final double REFUSAL_GROWTH_LOAD = 0.55;
 
-  final int laneBits;
+  /** Bits of a lane in its bucket's word: the lane width, or 16 of a lane that widens. */
+  final int headBits;
   final int slots;
+  /** The lane width at each size. */
+  final LaneSchedule schedule;
   /** log2 of the first table's bucket count, from the spec's capacity. */
   final int startK;
   private final KickPath kicks;
@@ -96,11 +104,13 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
 
   ExpandableFilter(FilterSpec spec, LaneTable table) {
     super(spec);
-    this.laneBits = table.laneBits;
+    this.headBits = table.headBits;
     this.slots = table.slots;
     this.startK = startK(spec);
+    this.schedule = schedule(spec);
     this.kicks = new KickPath(spec.maxKicks().getAsInt(), spec.seed().orElse(0L));
-    this.ages = new long[table.fingerprintBits + 1];
+    // Ages go up to the widest lane's fingerprint bits: a lane of 32 bits has 24.
+    this.ages = new long[Integer.SIZE - LaneTable.TAG_BITS];
     use(table);
   }
 
@@ -109,7 +119,26 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
    * @return an empty filter of its shape and concurrency
    */
   static ExpandableFilter of(FilterSpec spec) {
-    return of(spec, new LaneTable(laneBits(spec), spec.bucketSize().getAsInt(), startK(spec)));
+    return of(spec, firstTable(spec));
+  }
+
+  /** @return the empty first table of a filter of the spec */
+  static LaneTable firstTable(FilterSpec spec) {
+    int k = startK(spec);
+    return new LaneTable(headBits(spec), schedule(spec).extBits(k), spec.bucketSize().getAsInt(), k, null);
+  }
+
+  /**
+   * @param spec a resolved spec
+   * @return how wide its lanes are at each size: widening to hold its {@code targetFpp}, or
+   *     one width
+   */
+  static LaneSchedule schedule(FilterSpec spec) {
+    if (spec.targetFpp().isEmpty()) {
+      return LaneSchedule.FIXED;
+    }
+    return LaneSchedule.flat(spec.targetFpp().getAsDouble(), ExpandableProvider.expectedKeys(spec),
+        spec.bucketSize().getAsInt(), startK(spec));
   }
 
   /**
@@ -117,7 +146,8 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
    * @return the bytes the first table of a new filter of that spec takes
    */
   static long tableBytes(FilterSpec spec) {
-    return Long.BYTES * LaneTable.wordCount(laneBits(spec), spec.bucketSize().getAsInt(), startK(spec));
+    int k = startK(spec);
+    return Long.BYTES * LaneTable.wordCount(headBits(spec), schedule(spec).extBits(k), spec.bucketSize().getAsInt(), k);
   }
 
   /** @return a filter around a table (read from a file, say); call {@link #restore} next */
@@ -125,11 +155,15 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     if (spec.concurrency().orElse(Concurrency.NONE) == Concurrency.LOCKED) {
       return new LockedExpandableFilter(spec, table);
     }
+    if (spec.targetFpp().isPresent()) {
+      return new OfHeads(spec, table);
+    }
     return table.shortLanes ? new OfShortLanes(spec, table) : new OfAnyLanes(spec, table);
   }
 
-  static int laneBits(FilterSpec spec) {
-    return spec.fingerprintBits().getAsInt();
+  /** @return the bits of a lane in its bucket's words: 16 for lanes that widen */
+  static int headBits(FilterSpec spec) {
+    return spec.targetFpp().isPresent() ? LaneSchedule.HEAD_BITS : spec.fingerprintBits().getAsInt();
   }
 
   /**
@@ -176,7 +210,7 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     for (long b = 0; b < t.buckets(); b++) {
       for (int s = 0; s < slots; s++) {
         int e = t.lane(b, s);
-        if (e != LaneTable.EMPTY) {
+        if (e != t.empty) {
           ages[t.age(e)]++;
         }
       }
@@ -227,26 +261,31 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
    */
   private boolean grow() {
     LaneTable old = table;
+    int nextExt = Math.max(old.extBits, schedule.extBits(old.k + 1));
     long oldBytes = (long) old.words.length * Long.BYTES;
-    if (old.k >= LaneTable.maxK(laneBits, slots) || 2 * oldBytes > memoryLimit - oldBytes
+    long newBytes = Long.BYTES * LaneTable.wordCount(headBits, nextExt, slots, old.k + 1);
+    if (old.k >= LaneTable.maxK(headBits, nextExt, slots) || newBytes > memoryLimit - oldBytes
         || stash.size() + stash.exhausted(old) > AgedStash.MAX_ENTRIES) {
       return false;
     }
     LaneTable grown;
     try {
-      grown = old.grown();
+      grown = old.grown(nextExt);
     } catch (OutOfMemoryError e) {
       // The heap is shared, so less than the limit may be free. Only this allocation failed,
       // before the filter changed: the add goes on in the table it has.
       return false;
     }
-    stash.grow(old);
-    long exhausted = ages[old.fingerprintBits];
-    // Every entry ages by one; those that give up their last bit join the exhausted ones,
-    // which are now twice as many.
-    ages[old.fingerprintBits] = 2 * exhausted + ages[old.fingerprintBits - 1];
-    System.arraycopy(ages, 0, ages, 1, old.fingerprintBits - 1);
-    ages[0] = 0;
+    int widen = nextExt - old.extBits;
+    stash.grow(old, widen);
+    int top = old.fingerprintBits;
+    long exhausted = ages[top];
+    // Every entry ages by one, and wider lanes pad it below its marker by the bits they add;
+    // those that give up their last bit join the exhausted ones, which are now twice as many.
+    long lastBit = ages[top - 1];
+    System.arraycopy(ages, 0, ages, 1 + widen, top - 1);
+    java.util.Arrays.fill(ages, 0, 1 + widen, 0);
+    ages[grown.fingerprintBits] = 2 * exhausted + lastBit;
     entries += exhausted;
     use(grown);
     if (stash.size() != 0) {
@@ -270,9 +309,9 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   @Override
   protected long addAllFrom(AbstractCuckooFilter other) {
     ExpandableFilter that = (ExpandableFilter) other;
-    if (that.laneBits != laneBits || that.slots != slots) {
+    if (that.slots != slots || that.headBits != headBits) {
       throw new IllegalArgumentException("cannot merge " + that.spec() + " into " + spec()
-          + ": expandable filters merge only with the same fingerprintBits (or targetFpp) and bucketSize");
+          + ": expandable filters merge only with the same bucketSize and fingerprintBits, or both with a targetFpp");
     }
     LaneTable theirs = that.table;
     while (table.k < theirs.k) {
@@ -284,8 +323,8 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     for (long b = 0; b < theirs.buckets(); b++) {
       for (int s = 0; s < slots; s++) {
         int e = theirs.lane(b, s);
-        if (e != LaneTable.EMPTY) {
-          if (!mergeEntry(theirs.k, b, e)) {
+        if (e != theirs.empty) {
+          if (!mergeEntry(theirs.k, b, ours(theirs, e))) {
             size += moved;
             return moved;
           }
@@ -294,7 +333,7 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
       }
     }
     for (int i = 0; i < that.stash.size(); i++) {
-      if (!mergeEntry(theirs.k, that.stash.bucket(i), that.stash.entry(i))) {
+      if (!mergeEntry(theirs.k, that.stash.bucket(i), ours(theirs, that.stash.entry(i)))) {
         size += moved;
         return moved;
       }
@@ -305,9 +344,22 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   }
 
   /**
-   * Places an entry of bucket {@code bucket} of a table of {@code 2^k} buckets, aged to this
-   * table's size (LaneTable.grownBucket and grownEntry do for one entry what a doubling does
-   * to all, and depend on the lane width only).
+   * @return an entry of another filter's table, in lanes as wide as this filter's table of that
+   *     size has (a merge of filters whose lanes differ keeps the fewer fingerprint bits)
+   */
+  private int ours(LaneTable theirs, int entry) {
+    return LaneTable.reshaped(entry, theirs.codeBits, codeBits(theirs.k));
+  }
+
+  /** @return the code bits of this filter's lanes in a table of {@code 2^k} buckets */
+  private int codeBits(int k) {
+    return headBits + schedule.extBits(k) - LaneTable.TAG_BITS;
+  }
+
+  /**
+   * Places an entry of bucket {@code bucket} of a table of {@code 2^k} buckets of this filter's
+   * lanes for that size, aged to this table's size (LaneTable.childBucket and agedOnce do for
+   * one entry what a doubling does to all).
    */
   private boolean mergeEntry(int k, long bucket, int entry) {
     LaneTable t = table;
@@ -317,10 +369,14 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
       }
       return grow() && mergeEntry(k, bucket, entry);
     }
-    if (t.isExhausted(entry)) {
-      return mergeEntry(k + 1, 2 * bucket, entry) && mergeEntry(k + 1, 2 * bucket + 1, entry);
+    int code = codeBits(k);
+    int next = codeBits(k + 1);
+    if (LaneTable.exhausted(entry, code)) {
+      int copy = LaneTable.reshaped(entry, code, next);
+      return mergeEntry(k + 1, 2 * bucket, copy) && mergeEntry(k + 1, 2 * bucket + 1, copy);
     }
-    return mergeEntry(k + 1, t.grownBucket(bucket, entry), t.grownEntry(entry));
+    return mergeEntry(k + 1, LaneTable.childBucket(bucket, entry, code),
+        LaneTable.reshaped(LaneTable.agedOnce(entry, code), code, next));
   }
 
   /**
@@ -397,10 +453,10 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
       removed = stash.removeAt(stashed);
     } else if (slot2 >= 0) {
       removed = t.lane(bucket2, slot2);
-      t.setLane(bucket2, slot2, LaneTable.EMPTY);
+      t.setLane(bucket2, slot2, t.empty);
     } else if (slot1 >= 0) {
       removed = t.lane(bucket1, slot1);
-      t.setLane(bucket1, slot1, LaneTable.EMPTY);
+      t.setLane(bucket1, slot1, t.empty);
     } else {
       return false;
     }
@@ -447,7 +503,7 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
 
   /** @return the entries of each age, 0 to the fingerprint width (exhausted) */
   long[] ages() {
-    return ages.clone();
+    return java.util.Arrays.copyOf(ages, table.fingerprintBits + 1);
   }
 
   /**
@@ -489,7 +545,7 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   /** Empties the filter and goes back to its first table. */
   @Override
   public void clear() {
-    use(new LaneTable(laneBits, slots, startK));
+    use(firstTable(spec()));
     stash.clear();
     stashInUse = false;
     java.util.Arrays.fill(ages, 0);
@@ -499,12 +555,12 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
 
   @Override
   protected long payloadLength() {
-    return ExpandablePayload.length(table, stash);
+    return ExpandablePayload.length(table, schedule, stash);
   }
 
   @Override
   protected void writePayload(PayloadOutput out) throws IOException {
-    ExpandablePayload.write(out, table, size, entries, stash);
+    ExpandablePayload.write(out, table, schedule, size, entries, stash);
   }
 
   /** {@code concurrency=none}: no locks. */
@@ -528,6 +584,23 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     protected boolean mightContainHash(long keyHash) {
       LaneTable t = table;
       return t.containsShort(keyHash) || (stashInUse && stashContains(t, keyHash));
+    }
+  }
+
+  /**
+   * {@code concurrency=none} with a {@code targetFpp}: lanes whose first 16 bits sit in one word
+   * per bucket, whatever their width at this size, a lookup going to {@link
+   * LaneTable#containsHeads}.
+   */
+  static final class OfHeads extends ExpandableFilter {
+    OfHeads(FilterSpec spec, LaneTable table) {
+      super(spec, table);
+    }
+
+    @Override
+    protected boolean mightContainHash(long keyHash) {
+      LaneTable t = table;
+      return t.containsHeads(keyHash) || (stashInUse && stashContains(t, keyHash));
     }
   }
 }

@@ -12,16 +12,23 @@ import java.io.IOException;
  *
  * <pre>
  * size  field (big-endian)
- * 4     payload layout, 1
+ * 4     payload layout: 1 for lanes of one width (fingerprintBits), 2 for lanes that widen
+ *       (targetFpp)
  * 4     k: the table has 2^k buckets (from the first table's k to the largest one array holds)
+ * 4     layout 2 only: x, the bits of a lane beside its 16-bit head, 0..16
  * 8     keys stored (at most the entries)
  * 8     entries in the table and the stash (must be what they hold)
  * 8     W, the table's length in longs: 2^k · b · w / 64
- * 8·W   the table: bucket i in longs [i·b·w/64, (i+1)·b·w/64), lane s of a bucket in bits
- *       [(s % L)·w, (s % L + 1)·w) of its long s / L (L = 64/w); a lane is 1 when empty, else
- *       a tag (1..127) in its top 7 bits and a code below: fingerprint bits, then a marker bit
- *       whose position is the entry's age (at least what the table's size forces on new
- *       entries, at most the doublings since the first table, or the whole code: exhausted)
+ * 8·W   the table. Layout 1: bucket i in longs [i·b·w/64, (i+1)·b·w/64), lane s of a bucket in
+ *       bits [(s % L)·w, (s % L + 1)·w) of its long s / L (L = 64/w). Layout 2 (b = 4, w = 16
+ *       + x): with x = 0 as layout 1; else groups of G = floor(16/x) buckets, each G longs of
+ *       16-bit heads as layout 1 lays out 16-bit lanes, then one long holding bucket j's lane
+ *       s's low x bits at bit (4j + s)·x; the last group whole (its unused heads empty), so W =
+ *       ceil(2^k/G)·(G+1). A lane (head and low bits together) is 1 &lt;&lt; x when empty,
+ *       else a tag (1..127) in its top 7 bits and a code below: fingerprint bits, then a marker
+ *       bit whose position is the entry's age (at least what the table's size forces on new
+ *       entries; at most the doublings since the first table in layout 1, or the whole code:
+ *       exhausted)
  * 4     S, stashed entries (at most 1024)
  * 12·S  each: 8-byte first bucket (below 2^k), 4-byte entry (a lane as above)
  * </pre>
@@ -30,8 +37,10 @@ import java.io.IOException;
  * only as its bytes arrive ({@link PayloadInput#readLongArray}), and checks every lane.
  */
 final class ExpandablePayload {
-  /** The payload layout this class writes and reads. */
+  /** The payload layout of lanes of one width. */
   static final int LAYOUT = 1;
+  /** The payload layout of lanes that widen. */
+  static final int WIDENING_LAYOUT = 2;
   /** Bytes of the payload before the table's words. */
   static final int HEADER_BYTES = 2 * Integer.BYTES + 3 * Long.BYTES;
   /** Bytes of one stashed entry. */
@@ -40,14 +49,19 @@ final class ExpandablePayload {
   private ExpandablePayload() {}
 
   /** @return the bytes {@link #write} writes */
-  static long length(LaneTable table, AgedStash stash) {
-    return HEADER_BYTES + (long) table.words.length * Long.BYTES + Integer.BYTES + (long) stash.size() * STASHED_BYTES;
+  static long length(LaneTable table, LaneSchedule schedule, AgedStash stash) {
+    return HEADER_BYTES + (schedule.isFlat() ? Integer.BYTES : 0) + (long) table.words.length * Long.BYTES
+        + Integer.BYTES + (long) stash.size() * STASHED_BYTES;
   }
 
   /** Writes the payload of a filter holding {@code keys} in {@code entries} entries. */
-  static void write(PayloadOutput out, LaneTable table, long keys, long entries, AgedStash stash) throws IOException {
-    out.writeInt(LAYOUT);
+  static void write(PayloadOutput out, LaneTable table, LaneSchedule schedule, long keys, long entries, AgedStash stash)
+      throws IOException {
+    out.writeInt(schedule.isFlat() ? WIDENING_LAYOUT : LAYOUT);
     out.writeInt(table.k);
+    if (schedule.isFlat()) {
+      out.writeInt(table.extBits);
+    }
     out.writeLong(keys);
     out.writeLong(entries);
     out.writeLong(table.words.length);
@@ -73,15 +87,26 @@ final class ExpandablePayload {
    */
   static ExpandableFilter read(FilterSpec spec, PayloadInput in) throws IOException {
     String name = ExpandableProvider.NAME;
-    int laneBits = ExpandableFilter.laneBits(spec);
+    int headBits = ExpandableFilter.headBits(spec);
     int slots = spec.bucketSize().getAsInt();
     int startK = ExpandableFilter.startK(spec);
-    int maxK = LaneTable.maxK(laneBits, slots);
+    boolean flat = spec.targetFpp().isPresent();
+    int expected = flat ? WIDENING_LAYOUT : LAYOUT;
     int layout = in.readInt();
-    if (layout != LAYOUT) {
-      throw new CorruptFilterException(name + " payload layout " + layout + " is unknown: this library reads layout " + LAYOUT);
+    if (layout != expected) {
+      throw new CorruptFilterException(name + " payload layout " + layout + " does not go with its spec " + spec
+          + ": that takes layout " + expected + " (1: fingerprintBits, 2: targetFpp)");
     }
     int k = in.readInt();
+    int ext = 0;
+    if (flat) {
+      ext = in.readInt();
+      if (ext < 0 || ext > LaneSchedule.MAX_EXT_BITS) {
+        throw new CorruptFilterException(name + " payload declares lanes of " + ext + " bits beside their heads, out of"
+            + " range: 0.." + LaneSchedule.MAX_EXT_BITS);
+      }
+    }
+    int maxK = LaneTable.maxK(headBits, ext, slots);
     if (k < startK || k > maxK) {
       throw new CorruptFilterException(name + " payload declares a table of 2^" + k + " buckets, out of range for its spec: 2^"
           + startK + "..2^" + maxK);
@@ -94,19 +119,22 @@ final class ExpandablePayload {
           + " entries, out of range for a table and stash of " + room + " slots");
     }
     long words = in.readLong();
-    long expected = LaneTable.wordCount(laneBits, slots, k);
-    if (words != expected) {
+    long count = LaneTable.wordCount(headBits, ext, slots, k);
+    if (words != count) {
       throw new CorruptFilterException(name + " payload declares a table of " + words + " longs, but 2^" + k
-          + " buckets take " + expected);
+          + " buckets take " + count);
     }
     long[] array = in.readLongArray((int) words, "a table of " + words + " longs");
-    LaneTable table = new LaneTable(laneBits, slots, k, array);
-    int oldest = Math.min(table.fingerprintBits, LaneTable.freshAge(laneBits, startK) + (k - startK));
+    LaneTable table = new LaneTable(headBits, ext, slots, k, array);
+    // Wider lanes pad an entry below its marker as well as age it: only layout 1 bounds its age
+    // by the doublings.
+    int oldest = flat ? table.fingerprintBits
+        : Math.min(table.fingerprintBits, LaneTable.freshAge(headBits, startK) + (k - startK));
     long held = 0;
     for (long b = 0; b < table.buckets(); b++) {
       for (int s = 0; s < slots; s++) {
         int lane = table.lane(b, s);
-        if (lane != LaneTable.EMPTY) {
+        if (lane != table.empty) {
           requireEntry(table, Integer.toUnsignedLong(lane), oldest, "bucket " + b + " slot " + s);
           held++;
         }

@@ -19,9 +19,13 @@ import java.util.List;
  * java.util.ServiceLoader} finds.
  *
  * <p>Settings: {@code capacity} is where it starts (default 4096: the first table takes that
- * many keys before it doubles); {@code fingerprintBits} is the lane width, 16 (default) or 32,
- * or {@code targetFpp} picks the narrower lane that gives the smallest {@code f} with {@code
- * 2b/2^f <= targetFpp} at the start; {@code bucketSize} 4 (default) or 8; any installed {@code
+ * many keys before it doubles); {@code targetFpp} is the false-positive rate it holds at every
+ * size, its lanes widening from 16 bits as it grows (buckets of 4 only), or {@code
+ * fingerprintBits} fixes the lane width, 16 (the default when neither is given) or 32, with a
+ * rate that rises a little with each doubling; {@code expectedKeys}, with a {@code targetFpp},
+ * is how far the filter is expected to grow, if known: it spends the rate on the sizes up to
+ * there, for narrower lanes, and past it widens lanes a bit a doubling to hold the rate still;
+ * {@code bucketSize} 4 (default) or 8; any installed {@code
  * hash} (default {@code xxh3}) with its {@code seed}; {@code maxKicks} 0..100000 (default 500);
  * and {@code concurrency} {@code none} (default), {@code locked} or {@code threadsafe} (which is
  * {@code locked} here). 16-bit lanes in buckets of 4 take a faster lookup.
@@ -39,11 +43,16 @@ import java.util.List;
  *   <li>no false negatives across doublings, removals and files: {@code remove} of any added
  *       key, added before or after any number of doublings, takes one copy of it, and {@code
  *       size()} stays exact;
- *   <li>a lookup reads two buckets, whatever the size; the false-positive rate grows slowly as
- *       the filter does (each doubling's keys bring their own), about {@code 2·b·α/2^(w-1)} a
- *       doubling, {@code α} the load a doubling's keys add (about 0.46), with {@code w}-bit
- *       lanes: 0.011% a doubling with 16-bit lanes in buckets of 4 (0.148% at 16.7M keys
- *       grown from 4,096); {@link CuckooFilter#expectedFpp()} says where it is now;
+ *   <li>a lookup reads two buckets, whatever the size (and, with a {@code targetFpp}, a lane's
+ *       low bits only where its first 16 match);
+ *   <li>with a {@code targetFpp}, the false-positive rate stays at or below it at every size
+ *       up to {@code 2^32} keys (at most 90% of it by the bound the lanes are sized for; past
+ *       {@code expectedKeys}, if given, for as long as lanes can widen, to 32 bits); with a
+ *       fixed lane width it grows slowly as the filter does (each doubling's keys bring their
+ *       own), about {@code 2·b·α/2^(w-1)} a doubling, {@code α} the load a doubling's keys add
+ *       (about 0.46), with {@code w}-bit lanes: 0.011% a doubling with 16-bit lanes in buckets
+ *       of 4 (0.148% at 16.7M keys grown from 4,096); {@link CuckooFilter#expectedFpp()} says
+ *       where it is now;
  *   <li>the table is a power of two of buckets, as doubling needs, and is not rounded further;
  *       {@code capacity()} is the configured capacity while the first table is in use (which
  *       takes a few more before it doubles), then what it takes before it doubles next; {@code
@@ -60,6 +69,8 @@ import java.util.List;
 public final class ExpandableProvider implements FilterProvider {
   /** The variant's name. */
   public static final String NAME = "expandable";
+  /** The option naming how many keys a filter is expected to reach. */
+  public static final String EXPECTED_KEYS = "expectedKeys";
   /** The capacity a filter starts with when none is given. */
   static final long DEFAULT_CAPACITY = 4096;
 
@@ -81,6 +92,8 @@ public final class ExpandableProvider implements FilterProvider {
             .maxKicks(0, 100_000, 500)
             .defaultHash("xxh3")
             .threadSafeMode(Concurrency.LOCKED)
+            .keepsTargetFpp()
+            .hintOption(EXPECTED_KEYS, 1, 1L << 40)
             .build();
   }
 
@@ -94,8 +107,8 @@ public final class ExpandableProvider implements FilterProvider {
 
   @Override
   public String description() {
-    return "one table that doubles as keys arrive, without bound: lanes of 16 or 32 bits, buckets of 4/8,"
-        + " a false-positive rate that grows slowly with each doubling";
+    return "one table that doubles as keys arrive, without bound: lanes that widen to hold a targetFpp at"
+        + " every size, or of 16 or 32 bits with a rate that grows slowly with each doubling";
   }
 
   @Override
@@ -103,10 +116,13 @@ public final class ExpandableProvider implements FilterProvider {
     return Schema.SCHEMA;
   }
 
-  /** 16-bit lanes in buckets of 4: the fast lookup, at about 0.02% to 0.2% false positives. */
+  /**
+   * A flat 0.1%, and 16-bit lanes in buckets of 4 (the fast lookup, at about 0.02% to 0.2%
+   * false positives).
+   */
   @Override
   public List<String> representativeConfigs() {
-    return List.of(NAME + "?fingerprintBits=16");
+    return List.of(NAME + "?targetFpp=0.001", NAME + "?fingerprintBits=16");
   }
 
   /**
@@ -118,16 +134,38 @@ public final class ExpandableProvider implements FilterProvider {
   @Override
   public FilterSpec validate(FilterSpec spec) {
     FilterSpec resolved = Schema.SCHEMA.resolve(spec);
-    int bits = resolved.fingerprintBits().getAsInt();
     int slots = resolved.bucketSize().getAsInt();
     long capacity = resolved.capacity().getAsLong();
-    long max = maxCapacity(bits, slots);
+    boolean flat = resolved.targetFpp().isPresent();
+    if (!flat && resolved.option(EXPECTED_KEYS).isPresent()) {
+      throw new IllegalArgumentException(EXPECTED_KEYS + " is a hint for the lanes of a filter that holds a "
+          + FilterSpec.TARGET_FPP + ": give " + FilterSpec.TARGET_FPP + " rather than " + FilterSpec.FINGERPRINT_BITS
+          + ", or leave " + EXPECTED_KEYS + " out");
+    }
+    if (flat && slots != 4) {
+      throw ConfigValues.outOfRange(FilterSpec.BUCKET_SIZE, slots, NAME, "4 with " + FilterSpec.TARGET_FPP
+          + " (lanes that widen keep their first 16 bits in one long a bucket); give " + FilterSpec.FINGERPRINT_BITS
+          + "=16 or 32 for buckets of 8");
+    }
+    int head = ExpandableFilter.headBits(resolved);
+    int startK = ExpandableFilter.startK(resolved);
+    int ext = flat ? ExpandableFilter.schedule(resolved).extBits(startK) : 0; // refuses a rate it cannot hold
+    long max = ExpandableFilter.growAt(slots, LaneTable.maxK(head, ext, slots));
     if (capacity > max) {
       throw ConfigValues.outOfRange(FilterSpec.CAPACITY, capacity, NAME,
-          "1.." + max + " with " + FilterSpec.FINGERPRINT_BITS + "=" + bits + " and " + FilterSpec.BUCKET_SIZE + "="
+          "1.." + max + (flat ? " with " + FilterSpec.TARGET_FPP + "=" + resolved.targetFpp().getAsDouble()
+              : " with " + FilterSpec.FINGERPRINT_BITS + "=" + head) + " and " + FilterSpec.BUCKET_SIZE + "="
               + slots + " (the first table is one array of at most " + LaneTable.MAX_WORDS + " longs)");
     }
     return resolved;
+  }
+
+  /**
+   * @param resolved a resolved spec
+   * @return the keys it is expected to reach, or 0 if it does not say
+   */
+  static long expectedKeys(FilterSpec resolved) {
+    return resolved.option(EXPECTED_KEYS).map(Long::parseLong).orElse(0L);
   }
 
   /** @return the largest starting capacity of a filter of this shape */

@@ -5,12 +5,25 @@ import dev.cuckoo.engine.SwarLanes;
 
 /**
  * The table of an expandable filter at one size: {@code 2^k} buckets of {@code b} lanes of
- * {@code w} bits ({@code w} = 16 or 32, {@code b} = 4 or 8), a bucket in {@code b·w/64}
- * consecutive longs, lane {@code s} of a bucket in bits {@code [(s % L)·w, (s % L + 1)·w)} of
- * its long {@code s / L} ({@code L = 64/w} lanes a long). Its shape is fixed; {@link #grown}
- * makes the table of twice as many buckets that the filter goes on with.
+ * {@code w} bits. Two layouts:
  *
- * <p>A lane holds an entry, or 1 when empty. An entry is a 7-bit tag (1..127) in the lane's top
+ * <ul>
+ *   <li>whole lanes ({@code w} = 16 or 32, {@code b} = 4 or 8, {@code extBits} 0): a bucket in
+ *       {@code b·w/64} consecutive longs, lane {@code s} of a bucket in bits {@code [(s % L)·w,
+ *       (s % L + 1)·w)} of its long {@code s / L} ({@code L = 64/w} lanes a long);
+ *   <li>split lanes ({@code b} = 4, {@code w = 16 + x}, x = {@code extBits} 1..16): each lane's
+ *       top 16 bits (its head) in the bucket's one long, as above, and its low {@code x} bits
+ *       beside it: buckets come in groups of {@code G = 16 / x} (rounded down), a group being its
+ *       {@code G} head longs and then one long of their {@code 4·x·G} low bits, bucket {@code j}
+ *       of the group's lane {@code s} at bit {@code (4j + s)·x}. A lookup tests the heads, whose
+ *       words are laid out as whole 16-bit lanes are, and reads a lane's low bits only where a
+ *       head matched (about 3 lookups in 10,000 for a key never added).
+ * </ul>
+ *
+ * Its shape is fixed; {@link #grown} makes the table of twice as many buckets that the filter
+ * goes on with, of the lane width its schedule gives that size.
+ *
+ * <p>A lane holds an entry, or {@link #empty} (1, or a head of 1 over low bits of 0). An entry is a 7-bit tag (1..127) in the lane's top
  * bits and, below it, a code of {@code w - 7} bits: the entry's fingerprint bits, left-aligned
  * and ended by a marker bit, its lowest set bit. A new entry has {@code w - 8} fingerprint bits
  * and its marker in bit 0; each doubling moves its first fingerprint bit into the bucket index,
@@ -105,8 +118,17 @@ final class LaneTable implements CuckooTable {
 
   private static final long LO16 = 0x0001_0001_0001_0001L;
   private static final long HI16 = 0x8000_8000_8000_8000L;
+  /** Head bits of a split lane: a whole 16-bit lane's worth. */
+  private static final int HEAD_BITS = LaneSchedule.HEAD_BITS;
+  /** A group of whole lanes never ends: every bucket is in group 0. */
+  private static final long ONE_GROUP = 1L << 31;
 
+  /** Bits of a lane: its head's and its low bits'. */
   final int laneBits;
+  /** Bits of a lane kept in its bucket's long(s): the whole lane, or 16 of a split one. */
+  final int headBits;
+  /** Bits of a split lane beside its head, 0 for whole lanes. */
+  final int extBits;
   final int slots;
   final int lanesPerWord;
   final int wordsPerBucket;
@@ -117,12 +139,19 @@ final class LaneTable implements CuckooTable {
   /** A lane's bits (as a long, so that 32-bit lanes stay unsigned). */
   final long laneMask;
   final int codeMask;
-  /** Bit 0, the top bit, and all but the top bit of every lane of a long. */
+  /** An empty lane: a marker with tag 0, in the head's bit 0. */
+  final int empty;
+  /** Bit 0, the top bit, and all but the top bit of every head lane of a long. */
   private final long lo;
   private final long hi;
   private final long low;
   /** Whether this is the 16-bit, 4-lane shape that {@link #containsShort} serves. */
   final boolean shortLanes;
+  /** Buckets a group (split lanes), or {@link #ONE_GROUP}. */
+  private final long groupBuckets;
+  /** {@code ceil(2^62 / groupBuckets)}: a bucket's group is a multiply-high, not a division. */
+  private final long groupMagic;
+  private final int extMask;
 
   /** log2 of the bucket count, at least 1. */
   final int k;
@@ -135,49 +164,64 @@ final class LaneTable implements CuckooTable {
    */
   private final long[] partner = new long[1 << TAG_BITS];
   /**
-   * Per value of a hash's low byte, for the 16-bit, 4-lane lookup: its tag's partner XOR (high
-   * 32 bits), slice (bits 16..31) and lane bits above the code with the marker (low 16 bits).
+   * Per value of a hash's low byte, for the lookup of 16-bit heads in buckets of 4: its tag's
+   * partner XOR (high 32 bits), the slice's head bits (bits 16..31) and the head's bits above
+   * the hash's (low 16 bits: the tag, and the marker of a whole lane).
    */
   private final long[] byLowByte;
   /** The age of a new entry: 0 unless the hash has too few bits left for a full code. */
   final int freshAge;
 
   /**
-   * Creates an empty table.
+   * Creates an empty table of whole lanes.
    *
    * @param laneBits 16 or 32
    * @param slots 4 or 8
    * @param k log2 of the bucket count, 1..{@link #maxK}
    */
   LaneTable(int laneBits, int slots, int k) {
-    this(laneBits, slots, k, null);
+    this(laneBits, 0, slots, k, null);
   }
 
   /**
+   * @param headBits 16 or 32: the lane's bits in its bucket's words
+   * @param extBits 0, or 1..16 beside 16-bit heads in buckets of 4
+   * @param slots 4 or 8
+   * @param k log2 of the bucket count, 1..{@link #maxK}
    * @param words the table's longs (read from a file, say), or {@code null} for an empty table
    */
-  LaneTable(int laneBits, int slots, int k, long[] words) {
-    this.laneBits = laneBits;
+  LaneTable(int headBits, int extBits, int slots, int k, long[] words) {
+    if (extBits != 0 && (headBits != HEAD_BITS || slots != 4 || extBits > LaneSchedule.MAX_EXT_BITS || extBits < 0)) {
+      throw new IllegalArgumentException(extBits + " low bits beside " + headBits + "-bit heads in buckets of " + slots);
+    }
+    this.headBits = headBits;
+    this.extBits = extBits;
+    this.laneBits = headBits + extBits;
     this.slots = slots;
-    this.lanesPerWord = Long.SIZE / laneBits;
+    this.lanesPerWord = Long.SIZE / headBits;
     this.wordsPerBucket = slots / lanesPerWord;
     this.codeBits = laneBits - TAG_BITS;
     this.fingerprintBits = codeBits - 1;
     this.laneMask = (1L << laneBits) - 1;
     this.codeMask = (1 << codeBits) - 1;
-    this.lo = SwarLanes.repeat(1, laneBits, lanesPerWord);
-    this.hi = lo << (laneBits - 1);
-    this.low = SwarLanes.repeat(laneMask >>> 1, laneBits, lanesPerWord);
-    this.shortLanes = laneBits == 16 && slots == 4;
-    if (k < 1 || k > maxK(laneBits, slots)) {
+    this.empty = 1 << extBits;
+    this.extMask = (1 << extBits) - 1;
+    long headMask = (1L << headBits) - 1;
+    this.lo = SwarLanes.repeat(1, headBits, lanesPerWord);
+    this.hi = lo << (headBits - 1);
+    this.low = SwarLanes.repeat(headMask >>> 1, headBits, lanesPerWord);
+    this.shortLanes = headBits == 16 && slots == 4 && extBits == 0;
+    this.groupBuckets = groupBuckets(extBits);
+    this.groupMagic = Long.divideUnsigned(1L << 62, groupBuckets) + 1;
+    if (k < 1 || k > maxK(headBits, extBits, slots)) {
       throw new IllegalArgumentException("a table of 2^" + k + " buckets is out of range");
     }
     this.k = k;
     this.shift = Long.SIZE - k;
-    long length = wordCount(laneBits, slots, k);
+    long length = wordCount(headBits, extBits, slots, k);
     if (words == null) {
       words = new long[(int) length];
-      java.util.Arrays.fill(words, lo);
+      fillEmpty(words);
     } else if (words.length != length) {
       throw new IllegalArgumentException(words.length + " words do not hold 2^" + k + " buckets");
     }
@@ -186,13 +230,36 @@ final class LaneTable implements CuckooTable {
       long slice = (OFFSETS[t] << k) >>> (Long.SIZE - fingerprintBits) << 1;
       partner[t] = (OFFSETS[t] >>> shift) << Integer.SIZE | slice;
     }
-    byLowByte = new long[shortLanes ? 1 << TAG_SOURCE_BITS : 0];
+    byLowByte = new long[headBits == 16 && slots == 4 ? 1 << TAG_SOURCE_BITS : 0];
+    int headCodeBits = codeBits - extBits;
     for (int b = 0; b < byLowByte.length; b++) {
       int t = tag(b);
       long p = partner[t];
-      byLowByte[b] = (p >>> Integer.SIZE) << Integer.SIZE | (p & 0xFFFF) << 16 | t << codeBits | 1;
+      // A whole lane's pattern carries the marker; a split lane's head has only code bits.
+      byLowByte[b] = (p >>> Integer.SIZE) << Integer.SIZE | ((p & 0xFFFF_FFFFL) >>> extBits & 0xFFFF) << 16
+          | (long) t << headCodeBits | (extBits == 0 ? 1 : 0);
     }
     this.freshAge = freshAge(laneBits, k);
+  }
+
+  /** @return buckets a group of split lanes with these low bits, or {@link #ONE_GROUP} */
+  private static long groupBuckets(int extBits) {
+    return extBits == 0 ? ONE_GROUP : LaneSchedule.MAX_EXT_BITS / extBits;
+  }
+
+  /** Fills a table's longs with empty lanes: heads of 1, low bits of 0. */
+  private void fillEmpty(long[] w) {
+    java.util.Arrays.fill(w, lo);
+    if (extBits != 0) {
+      for (long i = groupBuckets; i < w.length; i += groupBuckets + 1) {
+        w[(int) i] = 0;
+      }
+    }
+  }
+
+  /** @return the group of a bucket: {@code bucket / groupBuckets} */
+  private long group(long bucket) {
+    return Math.multiplyHigh(bucket << 2, groupMagic);
   }
 
   /** @return the age of a new entry in a table of 2^k buckets of such lanes */
@@ -201,17 +268,33 @@ final class LaneTable implements CuckooTable {
   }
 
   /** @return the longs a table of this shape takes */
+  static long wordCount(int headBits, int extBits, int slots, int k) {
+    if (extBits == 0) {
+      return (1L << k) * slots * headBits / Long.SIZE;
+    }
+    // Whole groups: the last one's unused heads (under 16 longs) keep every low-bits long at
+    // the same place in its group.
+    long g = groupBuckets(extBits);
+    return ((1L << k) + g - 1) / g * (g + 1);
+  }
+
+  /** @return the longs a table of whole lanes takes */
   static long wordCount(int laneBits, int slots, int k) {
-    return (1L << k) * slots * laneBits / Long.SIZE;
+    return wordCount(laneBits, 0, slots, k);
   }
 
   /** @return the largest k whose table fits in one long[] */
-  static int maxK(int laneBits, int slots) {
+  static int maxK(int headBits, int extBits, int slots) {
     int k = 1;
-    while (wordCount(laneBits, slots, k + 1) <= MAX_WORDS) {
+    while (wordCount(headBits, extBits, slots, k + 1) <= MAX_WORDS) {
       k++;
     }
     return k;
+  }
+
+  /** @return the largest k whose table of whole lanes fits in one long[] */
+  static int maxK(int laneBits, int slots) {
+    return maxK(laneBits, 0, slots);
   }
 
   /** @return the bucket count, 2^k */
@@ -283,7 +366,11 @@ final class LaneTable implements CuckooTable {
     return Integer.toUnsignedLong(e ^ ((int) partner[e >>> codeBits] & above));
   }
 
-  /** @return the entry's age: the doublings it has seen, {@link #fingerprintBits} if exhausted */
+  /**
+   * @return the entry's age: its marker's place, 0 for a new entry of this table, {@link
+   *     #fingerprintBits} if exhausted (an entry gives up one fingerprint bit a doubling, and
+   *     wider lanes add padding below its marker)
+   */
   int age(int entry) {
     return Integer.numberOfTrailingZeros(entry & codeMask);
   }
@@ -307,10 +394,35 @@ final class LaneTable implements CuckooTable {
     return SwarLanes.anyZero(SwarLanes.codeMismatch(x1, p1, LO16), SwarLanes.codeMismatch(x2, p2, LO16), LO16, HI16) != 0;
   }
 
+  /**
+   * The lookup of 16-bit heads in buckets of 4, whole or split lanes: one SWAR test of both
+   * buckets' heads, each head compared with the key's over the bits above its own lowest set
+   * bit. For a whole lane, or a split one whose marker is in its head, that is the lane's own
+   * test; for a split lane whose marker is in its low bits it compares fewer bits than the lane
+   * holds, so it never fails a key the lane matches, and where it passes, the whole lanes are
+   * compared.
+   */
+  boolean containsHeads(long keyHash) {
+    long bucket1 = keyHash >>> shift;
+    long byTag = byLowByte[(int) keyHash & 0xFF];
+    long p1 = ((byTag & 0xFFFF) | ((keyHash << k) >>> SHORT_CODE_SHIFT)) * LO16;
+    long p2 = p1 ^ (byTag >>> 16 & 0xFFFF) * LO16;
+    long bucket2 = bucket1 ^ byTag >>> Integer.SIZE;
+    long x1 = words[(int) (bucket1 + group(bucket1))];
+    long x2 = words[(int) (bucket2 + group(bucket2))];
+    if (SwarLanes.anyZero(SwarLanes.codeMismatch(x1, p1, LO16), SwarLanes.codeMismatch(x2, p2, LO16), LO16, HI16) == 0) {
+      return false;
+    }
+    return extBits == 0 || contains(bucket1, bucket2, fingerprint(keyHash));
+  }
+
   @Override
   public boolean containsHash(long keyHash) {
     if (shortLanes) {
       return containsShort(keyHash);
+    }
+    if (byLowByte.length != 0) {
+      return containsHeads(keyHash);
     }
     long bucket1 = keyHash >>> shift;
     int p1 = fingerprint(keyHash);
@@ -332,9 +444,15 @@ final class LaneTable implements CuckooTable {
 
   /** @return how many entries of the bucket match the key's entry for that bucket */
   private int matchCount(long bucket, int pattern) {
+    int n = 0;
+    if (extBits != 0) {
+      for (int s = 0; s < slots; s++) {
+        n += matches(lane(bucket, s), pattern) ? 1 : 0;
+      }
+      return n;
+    }
     long p = Integer.toUnsignedLong(pattern) * lo;
     int w = (int) bucket * wordsPerBucket;
-    int n = 0;
     for (int i = 0; i < wordsPerBucket; i++) {
       n += Long.bitCount(SwarLanes.zeroLanes(SwarLanes.codeMismatch(words[w + i], p, lo), low, hi));
     }
@@ -370,26 +488,54 @@ final class LaneTable implements CuckooTable {
 
   // ---------------------------------------------------------------- slots
 
-  /** @return the lane's raw value: an entry, or {@link #EMPTY} */
+  /** @return the lane's raw value: an entry, or {@link #empty} */
   int lane(long bucket, int slot) {
-    int w = (int) bucket * wordsPerBucket + slot / lanesPerWord;
-    return (int) ((words[w] >>> (slot % lanesPerWord * laneBits)) & laneMask);
+    if (extBits == 0) {
+      int w = (int) bucket * wordsPerBucket + slot / lanesPerWord;
+      return (int) ((words[w] >>> (slot % lanesPerWord * laneBits)) & laneMask);
+    }
+    long q = group(bucket);
+    int head = (int) (words[(int) (bucket + q)] >>> (slot * HEAD_BITS)) & 0xFFFF;
+    long ext = words[(int) (q * (groupBuckets + 1) + groupBuckets)];
+    return head << extBits | ((int) (ext >>> lowBitsAt(bucket - q * groupBuckets, slot)) & extMask);
+  }
+
+  private int lowBitsAt(long bucketInGroup, int slot) {
+    return ((int) bucketInGroup * slots + slot) * extBits;
   }
 
   void setLane(long bucket, int slot, int value) {
-    int w = (int) bucket * wordsPerBucket + slot / lanesPerWord;
-    int at = slot % lanesPerWord * laneBits;
-    words[w] = (words[w] & ~(laneMask << at)) | (Integer.toUnsignedLong(value) << at);
+    if (extBits == 0) {
+      int w = (int) bucket * wordsPerBucket + slot / lanesPerWord;
+      int at = slot % lanesPerWord * laneBits;
+      words[w] = (words[w] & ~(laneMask << at)) | (Integer.toUnsignedLong(value) << at);
+      return;
+    }
+    long q = group(bucket);
+    int hw = (int) (bucket + q);
+    int at = slot * HEAD_BITS;
+    words[hw] = (words[hw] & ~(0xFFFFL << at)) | (Integer.toUnsignedLong(value) >>> extBits << at);
+    int ew = (int) (q * (groupBuckets + 1) + groupBuckets);
+    int lowAt = lowBitsAt(bucket - q * groupBuckets, slot);
+    words[ew] = (words[ew] & ~((long) extMask << lowAt)) | ((long) (value & extMask) << lowAt);
   }
 
   @Override
   public long entryAt(long bucket, int slot) {
     int e = lane(bucket, slot);
-    return e == EMPTY ? 0 : Integer.toUnsignedLong(e);
+    return e == empty ? 0 : Integer.toUnsignedLong(e);
   }
 
   /** @return the slot of the first lane equal to {@code value}, or -1 */
   private int find(long bucket, int value) {
+    if (extBits != 0) {
+      for (int s = 0; s < slots; s++) {
+        if (lane(bucket, s) == value) {
+          return s;
+        }
+      }
+      return -1;
+    }
     long p = Integer.toUnsignedLong(value) * lo;
     int w = (int) bucket * wordsPerBucket;
     for (int i = 0; i < wordsPerBucket; i++) {
@@ -403,7 +549,7 @@ final class LaneTable implements CuckooTable {
 
   @Override
   public boolean insert(long bucket, long entry) {
-    int slot = find(bucket, EMPTY);
+    int slot = find(bucket, empty);
     if (slot < 0) {
       return false;
     }
@@ -433,35 +579,101 @@ final class LaneTable implements CuckooTable {
     if (slot < 0) {
       return false;
     }
-    setLane(bucket, slot, EMPTY);
+    setLane(bucket, slot, empty);
     return true;
   }
 
   @Override
   public void clear() {
-    java.util.Arrays.fill(words, lo);
+    fillEmpty(words);
   }
 
-  /** @return the occupied lanes, counted word by word */
+  /** @return the occupied lanes, counted by their heads (an empty lane's head is 1) */
   long occupiedSlots() {
-    long empty = 0;
-    for (long x : words) {
-      empty += Long.bitCount(SwarLanes.zeroLanes(x ^ lo, low, hi));
+    long emptyLanes = 0;
+    for (long b = 0; b < buckets(); b++) {
+      for (int i = 0; i < wordsPerBucket; i++) {
+        long x = words[(int) (b * wordsPerBucket + group(b) + i)];
+        emptyLanes += Long.bitCount(SwarLanes.zeroLanes(x ^ lo, low, hi));
+      }
     }
-    return (long) words.length * lanesPerWord - empty;
+    return buckets() * slots - emptyLanes;
   }
 
   // ---------------------------------------------------------------- growth
 
   /**
    * The table of twice the buckets holding every entry: bucket {@code i}'s entries go to bucket
-   * {@code 2i} or {@code 2i + 1} by their first fingerprint bit, which leaves their code;
-   * exhausted entries go to both. This table is left as it was.
+   * {@code 2i} or {@code 2i + 1} by their first fingerprint bit, which leaves their code, and
+   * take {@code nextExtBits - extBits} more bits of padding below their marker; exhausted
+   * entries go to both. This table is left as it was.
    *
+   * @param nextExtBits the low bits of the new table's lanes, at least this table's
    * @return the new table
    * @throws OutOfMemoryError if its array cannot be allocated
    */
-  LaneTable grown() {
+  LaneTable grown(int nextExtBits) {
+    if (nextExtBits < extBits) {
+      throw new IllegalArgumentException("lanes narrow from " + extBits + " to " + nextExtBits + " low bits");
+    }
+    if (extBits == 0 && nextExtBits == 0) {
+      return grownWhole();
+    }
+    LaneTable next = new LaneTable(headBits, nextExtBits, slots, k + 1, null);
+    int widen = nextExtBits - extBits;
+    int[] left = new int[slots];
+    int[] right = new int[slots];
+    // Bucket by bucket in the order they lie, a group's low bits read once a bucket.
+    long stride = groupBuckets + 1;
+    long b = 0;
+    for (long at = 0; b < buckets(); at += stride) {
+      for (int j = 0; j < groupBuckets && b < buckets(); j++, b++) {
+        long heads = words[(int) (at + j)];
+        long low = extBits == 0 ? 0 : words[(int) (at + groupBuckets)] >>> lowBitsAt(j, 0);
+        java.util.Arrays.fill(left, next.empty);
+        java.util.Arrays.fill(right, next.empty);
+        for (int s = 0; s < slots; s++) {
+          int e = ((int) (heads >>> (s * HEAD_BITS)) & 0xFFFF) << extBits | ((int) (low >>> (s * extBits)) & extMask);
+          if (e == empty) {
+            continue;
+          }
+          // Each child has as many lanes as its parent has entries at most: an entry keeps its slot.
+          if (isExhausted(e)) {
+            left[s] = widened(e, widen);
+            right[s] = left[s];
+          } else if (((e & codeMask) >>> fingerprintBits) == 0) {
+            left[s] = grownEntry(e, widen);
+          } else {
+            right[s] = grownEntry(e, widen);
+          }
+        }
+        next.setBucket(2 * b, left);
+        next.setBucket(2 * b + 1, right);
+      }
+    }
+    return next;
+  }
+
+  /** Writes every lane of a bucket of split lanes (or of 16-bit heads with no low bits). */
+  private void setBucket(long bucket, int[] lanes) {
+    long q = group(bucket);
+    long heads = 0;
+    long low = 0;
+    for (int s = 0; s < slots; s++) {
+      heads |= Integer.toUnsignedLong(lanes[s]) >>> extBits << (s * HEAD_BITS);
+      low |= (long) (lanes[s] & extMask) << (s * extBits);
+    }
+    words[(int) (bucket + q)] = heads;
+    if (extBits != 0) {
+      int ew = (int) (q * (groupBuckets + 1) + groupBuckets);
+      int at = lowBitsAt(bucket - q * groupBuckets, 0);
+      long mask = slots * extBits == Long.SIZE ? -1L : (1L << (slots * extBits)) - 1;
+      words[ew] = (words[ew] & ~(mask << at)) | (low << at);
+    }
+  }
+
+  /** {@link #grown} of whole lanes to whole lanes of the same width, a few operations a word. */
+  private LaneTable grownWhole() {
     long[] next = new long[Math.toIntExact(2L * words.length)];
     // Each child has as many lanes as its parent has entries at most, so an entry keeps its
     // lane: word j of bucket i becomes word j of buckets 2i and 2i+1, and a word splits in a
@@ -471,17 +683,17 @@ final class LaneTable implements CuckooTable {
     int top = codeBits - 1;
     for (int w = 0; w < words.length; w++) {
       long x = words[w];
-      long empty = full(SwarLanes.zeroLanes(x ^ lo, low, hi) >>> (laneBits - 1));
+      long emptyLanes = full(SwarLanes.zeroLanes(x ^ lo, low, hi) >>> (laneBits - 1));
       long exhausted = full(SwarLanes.zeroLanes((x & codes) ^ firstBits, low, hi) >>> (laneBits - 1));
       long right = full((x & firstBits) >>> top) & ~exhausted;
-      long left = ~(right | exhausted | empty);
+      long left = ~(right | exhausted | emptyLanes);
       long aged = (x & ~codes) | ((x & codes) << 1 & codes);
       int bucket = w / wordsPerBucket;
       int at = 2 * bucket * wordsPerBucket + w % wordsPerBucket;
       next[at] = (aged & left) | (x & exhausted) | (lo & ~(left | exhausted));
       next[at + wordsPerBucket] = (aged & right) | (x & exhausted) | (lo & ~(right | exhausted));
     }
-    return new LaneTable(laneBits, slots, k + 1, next);
+    return new LaneTable(headBits, 0, slots, k + 1, next);
   }
 
   /** @return every lane of {@code x} whose bit 0 is set, filled with ones */
@@ -496,17 +708,63 @@ final class LaneTable implements CuckooTable {
    * @return the child bucket; its entry is {@link #grownEntry}
    */
   long grownBucket(long bucket, int entry) {
-    return 2 * bucket + ((entry & codeMask) >>> fingerprintBits);
+    return childBucket(bucket, entry, codeBits);
   }
 
-  /** @return a non-exhausted entry as it sits in its child bucket after a doubling */
-  int grownEntry(int entry) {
-    return (entry & ~codeMask) | ((entry & codeMask) << 1 & codeMask);
+  /** @return the child bucket a doubling sends an entry with a code of {@code codeBits} bits to */
+  static long childBucket(long bucket, int entry, int codeBits) {
+    return 2 * bucket + ((entry & ((1 << codeBits) - 1)) >>> (codeBits - 1));
+  }
+
+  /** @return the entry, of a code of {@code codeBits} bits, with its first fingerprint bit given up */
+  static int agedOnce(int entry, int codeBits) {
+    int mask = (1 << codeBits) - 1;
+    return (entry & ~mask) | ((entry & mask) << 1 & mask);
+  }
+
+  /** @return whether an entry with a code of {@code codeBits} bits has no fingerprint bits left */
+  static boolean exhausted(int entry, int codeBits) {
+    return (entry & ((1 << codeBits) - 1)) == 1 << (codeBits - 1);
+  }
+
+  /**
+   * @param widen the bits the lanes of the doubled table have more
+   * @return a non-exhausted entry as it sits in its child bucket after a doubling
+   */
+  int grownEntry(int entry, int widen) {
+    return reshaped(agedOnce(entry, codeBits), codeBits, codeBits + widen);
+  }
+
+  /** @return an exhausted entry in lanes {@code widen} bits wider */
+  int widened(int entry, int widen) {
+    return reshaped(entry, codeBits, codeBits + widen);
+  }
+
+  /**
+   * An entry re-encoded for a code of another width, matching every key it matched: a wider
+   * code adds padding below the marker; a narrower one drops padding, then, if it must, the
+   * last fingerprint bits (so that a merge can take entries of any lane width).
+   *
+   * @param entry a lane with a code of {@code from} bits
+   * @return the lane with a code of {@code to} bits
+   */
+  static int reshaped(int entry, int from, int to) {
+    int tag = entry >>> from;
+    int code = entry & ((1 << from) - 1);
+    if (to >= from) {
+      return tag << to | code << (to - from);
+    }
+    int dropped = from - to;
+    int kept = code >>> dropped;
+    if (Integer.numberOfTrailingZeros(code) < dropped) {
+      kept = kept | 1; // the marker fell off: the lowest kept bit becomes it
+    }
+    return tag << to | kept;
   }
 
   /** @return whether the entry has no fingerprint bits left */
   boolean isExhausted(int entry) {
-    return (entry & codeMask) == 1 << fingerprintBits;
+    return exhausted(entry, codeBits);
   }
 
   /** @return the probability that an entry of this age matches a random key in its bucket */

@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * The contract test kit against variant {@code expandable}: both lane widths and both bucket
- * sizes, starts small enough that the kit's fill grows the table one to four times (the 60-key
- * start eight times), another hash, few kicks, and {@code concurrency=locked}.
+ * sizes, lanes that widen to hold a rate (with and without a size hint), starts small enough
+ * that the kit's fill grows the table one to four times (the 60-key start eight times), another
+ * hash, few kicks, and {@code concurrency=locked}.
  */
 class ExpandableContractTest extends CuckooFilterContractTest {
 
@@ -25,7 +26,10 @@ class ExpandableContractTest extends CuckooFilterContractTest {
         "expandable?capacity=2000&fingerprintBits=32",
         "expandable?capacity=1500&fingerprintBits=32&bucketSize=8&hash=murmur3&seed=7",
         "expandable?capacity=60&maxKicks=50",
-        "expandable?capacity=2500&concurrency=locked");
+        "expandable?capacity=2500&concurrency=locked",
+        "expandable?capacity=2000&targetFpp=0.001",
+        "expandable?capacity=60&targetFpp=0.0001&expectedKeys=3000&maxKicks=50",
+        "expandable?capacity=1000&targetFpp=0.01&concurrency=locked");
   }
 
   /** It grows instead. */

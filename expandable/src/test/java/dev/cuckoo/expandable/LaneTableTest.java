@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 @ExtendWith(SeedInFailures.class)
 class LaneTableTest {
 
-  private static SplittableRandom random(String test, int laneBits, int slots) {
-    return TestSeed.random(test + laneBits + "x" + slots);
+  private static SplittableRandom random(String test, int headBits, int extBits, int slots) {
+    return TestSeed.random(test + (extBits == 0 ? headBits : headBits + "+" + extBits) + "x" + slots);
   }
 
   /** @return a random entry of a random age, as {@code t}'s buckets might hold */
@@ -28,12 +28,12 @@ class LaneTableTest {
     return t.aged(entry, r.nextInt(t.fingerprintBits + 1));
   }
 
-  @ParameterizedTest(name = "{0}-bit lanes, buckets of {1}")
-  @CsvSource({"16, 4", "16, 8", "32, 4", "32, 8"})
-  void movingAnEntryIsAnInvolutionThatKeepsItsPairAgeAndTag(int laneBits, int slots) {
-    SplittableRandom r = random("moved", laneBits, slots);
+  @ParameterizedTest(name = "{0}-bit heads, {1} more bits, buckets of {2}")
+  @CsvSource({"16, 0, 4", "16, 0, 8", "32, 0, 4", "32, 0, 8", "16, 1, 4", "16, 3, 4", "16, 5, 4", "16, 9, 4", "16, 16, 4"})
+  void movingAnEntryIsAnInvolutionThatKeepsItsPairAgeAndTag(int headBits, int extBits, int slots) {
+    SplittableRandom r = random("moved", headBits, extBits, slots);
     for (int k = 1; k <= 20; k++) {
-      LaneTable t = new LaneTable(laneBits, slots, k);
+      LaneTable t = new LaneTable(headBits, extBits, slots, k, null);
       for (int i = 0; i < 2_000; i++) {
         int e = randomEntry(r, t);
         long moved = t.movedEntry(Integer.toUnsignedLong(e));
@@ -50,15 +50,15 @@ class LaneTableTest {
     }
   }
 
-  @ParameterizedTest(name = "{0}-bit lanes, buckets of {1}")
-  @CsvSource({"16, 4", "16, 8", "32, 4", "32, 8"})
-  void everyKeyIsFoundThroughDoublingsPastItsLastBitAndCountedOnce(int laneBits, int slots) {
+  @ParameterizedTest(name = "{0}-bit heads, {1} more bits, buckets of {2}")
+  @CsvSource({"16, 0, 4", "16, 0, 8", "32, 0, 4", "32, 0, 8", "16, 1, 4", "16, 3, 4", "16, 5, 4", "16, 9, 4", "16, 16, 4"})
+  void everyKeyIsFoundThroughDoublingsPastItsLastBitAndCountedOnce(int headBits, int extBits, int slots) {
     // Keys stored in either of their buckets at every size from 2 buckets on; the table doubles
     // until the first keys have given up every fingerprint bit (16-bit lanes) or many of them.
-    SplittableRandom r = random("doublings", laneBits, slots);
-    LaneTable t = new LaneTable(laneBits, slots, 1);
+    SplittableRandom r = random("doublings", headBits, extBits, slots);
+    LaneTable t = new LaneTable(headBits, extBits, slots, 1, null);
     List<Long> keys = new ArrayList<>();
-    int doublings = laneBits == 16 ? 14 : 12;
+    int doublings = t.fingerprintBits <= 12 ? t.fingerprintBits + 6 : 12;
     for (int d = 0; d <= doublings; d++) {
       for (int i = 0; i < t.buckets() / 2; i++) {
         long h = r.nextLong();
@@ -75,25 +75,27 @@ class LaneTableTest {
         assertTrue(t.count(b1, t.alternate(b1, p), p) >= 1, "a key not counted after " + d + " doublings");
       }
       if (d < doublings) {
-        t = t.grown();
+        // Split lanes widen every third doubling, as a schedule may have them do.
+        t = t.grown(extBits == 0 ? 0 : Math.min(LaneSchedule.MAX_EXT_BITS, t.extBits + (d % 3 == 0 ? 1 : 0)));
       }
     }
     assertTrue(keys.size() > 1_000, keys.size() + " keys stored");
   }
 
-  @ParameterizedTest(name = "{0}-bit lanes, buckets of {1}")
-  @CsvSource({"16, 4", "16, 8", "32, 4", "32, 8"})
-  void doublingSendsEachEntryToTheChildItsFirstBitNamesAndExhaustedOnesToBoth(int laneBits, int slots) {
-    SplittableRandom r = random("split", laneBits, slots);
-    LaneTable t = new LaneTable(laneBits, slots, 6);
+  @ParameterizedTest(name = "{0}-bit heads, {1} more bits, buckets of {2}")
+  @CsvSource({"16, 0, 4", "16, 0, 8", "32, 0, 4", "32, 0, 8", "16, 1, 4", "16, 3, 4", "16, 5, 4", "16, 9, 4", "16, 16, 4"})
+  void doublingSendsEachEntryToTheChildItsFirstBitNamesAndExhaustedOnesToBoth(int headBits, int extBits, int slots) {
+    SplittableRandom r = random("split", headBits, extBits, slots);
+    LaneTable t = new LaneTable(headBits, extBits, slots, 6, null);
     for (long b = 0; b < t.buckets(); b++) {
       for (int s = 0; s < slots; s++) {
         int choice = r.nextInt(4);
-        t.setLane(b, s, choice == 0 ? LaneTable.EMPTY : choice == 1 ? t.aged(randomEntry(r, t), t.fingerprintBits)
+        t.setLane(b, s, choice == 0 ? t.empty : choice == 1 ? t.aged(randomEntry(r, t), t.fingerprintBits)
             : randomEntry(r, t));
       }
     }
-    LaneTable g = t.grown();
+    int widen = extBits == 0 || extBits == LaneSchedule.MAX_EXT_BITS ? 0 : 1;
+    LaneTable g = t.grown(extBits + widen);
     assertEquals(7, g.k);
     long entries = 0;
     for (long b = 0; b < t.buckets(); b++) {
@@ -101,46 +103,51 @@ class LaneTableTest {
       List<Integer> right = new ArrayList<>();
       for (int s = 0; s < slots; s++) {
         int e = t.lane(b, s);
-        if (e == LaneTable.EMPTY) {
+        if (e == t.empty) {
           continue;
         }
         entries++;
+        int tag = e >>> t.codeBits;
+        int code = e & t.codeMask;
         if (t.isExhausted(e)) {
-          left.add(e);
-          right.add(e);
+          int copy = tag << g.codeBits | code << widen;
+          assertTrue(g.isExhausted(copy));
+          left.add(copy);
+          right.add(copy);
           entries++;
         } else {
-          int code = e & t.codeMask;
-          int moved = (e & ~t.codeMask) | (code << 1 & t.codeMask);
+          int moved = tag << g.codeBits | (code << 1 & t.codeMask) << widen;
           (code >>> t.fingerprintBits == 0 ? left : right).add(moved);
           assertEquals(t.grownBucket(b, e), 2 * b + (code >>> t.fingerprintBits));
-          assertEquals(moved, t.grownEntry(e));
-          assertEquals(t.age(e) + 1, g.age(moved), "an entry ages by one");
+          assertEquals(moved, t.grownEntry(e, widen));
+          assertEquals(t.age(e) + 1 + widen, g.age(moved), "an entry ages by one, and is padded by the bits added");
         }
       }
       assertEquals(left, occupied(g, 2 * b), "bucket " + 2 * b);
       assertEquals(right, occupied(g, 2 * b + 1), "bucket " + (2 * b + 1));
     }
     assertEquals(entries, g.occupiedSlots());
-    assertEquals(2 * t.words.length, g.words.length);
+    if (extBits == 0) {
+      assertEquals(2 * t.words.length, g.words.length);
+    }
   }
 
   /** @return the entries of a bucket, in slot order */
   private static List<Integer> occupied(LaneTable t, long bucket) {
     List<Integer> out = new ArrayList<>();
     for (int s = 0; s < t.slots; s++) {
-      if (t.lane(bucket, s) != LaneTable.EMPTY) {
+      if (t.lane(bucket, s) != t.empty) {
         out.add(t.lane(bucket, s));
       }
     }
     return out;
   }
 
-  @ParameterizedTest(name = "{0}-bit lanes, buckets of {1}")
-  @CsvSource({"16, 4", "16, 8", "32, 4", "32, 8"})
-  void slotsAreWrittenAndFoundExactlyAndEmptyLanesNeverMatch(int laneBits, int slots) {
-    SplittableRandom r = random("slots", laneBits, slots);
-    LaneTable t = new LaneTable(laneBits, slots, 3);
+  @ParameterizedTest(name = "{0}-bit heads, {1} more bits, buckets of {2}")
+  @CsvSource({"16, 0, 4", "16, 0, 8", "32, 0, 4", "32, 0, 8", "16, 1, 4", "16, 3, 4", "16, 5, 4", "16, 9, 4", "16, 16, 4"})
+  void slotsAreWrittenAndFoundExactlyAndEmptyLanesNeverMatch(int headBits, int extBits, int slots) {
+    SplittableRandom r = random("slots", headBits, extBits, slots);
+    LaneTable t = new LaneTable(headBits, extBits, slots, 3, null);
     long b = 5;
     int[] stored = new int[slots];
     for (int s = 0; s < slots; s++) {
@@ -161,7 +168,7 @@ class LaneTableTest {
     assertEquals(slots - 1, t.occupiedSlots());
     assertThrows(IllegalStateException.class, () -> t.replace(b + 1, stored[0], stored[1]));
     // An empty bucket never matches: its lanes have tag 0, which no key has.
-    LaneTable empty = new LaneTable(laneBits, slots, 1);
+    LaneTable empty = new LaneTable(headBits, extBits, slots, 1, null);
     for (int i = 0; i < 10_000; i++) {
       long h = r.nextLong();
       int tag = LaneTable.tag(h);
@@ -172,17 +179,17 @@ class LaneTableTest {
     assertEquals(0, t.occupiedSlots());
   }
 
-  @ParameterizedTest(name = "{0}-bit lanes, buckets of {1}")
-  @CsvSource({"16, 4", "16, 8", "32, 4", "32, 8"})
-  void anEntryMatchesExactlyTheKeysItsRemainingBitsAgreeWith(int laneBits, int slots) {
-    SplittableRandom r = random("match", laneBits, slots);
-    LaneTable t = new LaneTable(laneBits, slots, 10);
+  @ParameterizedTest(name = "{0}-bit heads, {1} more bits, buckets of {2}")
+  @CsvSource({"16, 0, 4", "16, 0, 8", "32, 0, 4", "32, 0, 8", "16, 1, 4", "16, 3, 4", "16, 5, 4", "16, 9, 4", "16, 16, 4"})
+  void anEntryMatchesExactlyTheKeysItsRemainingBitsAgreeWith(int headBits, int extBits, int slots) {
+    SplittableRandom r = random("match", headBits, extBits, slots);
+    LaneTable t = new LaneTable(headBits, extBits, slots, 10, null);
     for (int i = 0; i < 20_000; i++) {
       int key = t.fingerprint(r.nextLong());
       int age = r.nextInt(t.fingerprintBits + 1);
       int entry = t.aged(key, age);
       assertTrue(t.matches(entry, key), "an entry matches its own key at age " + age);
-      int flip = r.nextInt(laneBits - 1) + 1; // any bit but bit 0 of the key's pattern
+      int flip = r.nextInt(t.laneBits - 1) + 1; // any bit but bit 0 of the key's pattern
       boolean compared = flip > age;
       assertEquals(!compared, t.matches(entry, key ^ 1 << flip),
           "bit " + flip + " of a key against an entry of age " + age);

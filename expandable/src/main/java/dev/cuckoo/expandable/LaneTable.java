@@ -118,6 +118,7 @@ final class LaneTable implements CuckooTable {
 
   private static final long LO16 = 0x0001_0001_0001_0001L;
   private static final long HI16 = 0x8000_8000_8000_8000L;
+  private static final long LOW16 = 0x7FFF_7FFF_7FFF_7FFFL;
   /** Head bits of a split lane: a whole 16-bit lane's worth. */
   private static final int HEAD_BITS = LaneSchedule.HEAD_BITS;
   /** A group of whole lanes never ends: every bucket is in group 0. */
@@ -410,10 +411,41 @@ final class LaneTable implements CuckooTable {
     long bucket2 = bucket1 ^ byTag >>> Integer.SIZE;
     long x1 = words[(int) (bucket1 + group(bucket1))];
     long x2 = words[(int) (bucket2 + group(bucket2))];
-    if (SwarLanes.anyZero(SwarLanes.codeMismatch(x1, p1, LO16), SwarLanes.codeMismatch(x2, p2, LO16), LO16, HI16) == 0) {
+    long m1 = SwarLanes.codeMismatch(x1, p1, LO16);
+    long m2 = SwarLanes.codeMismatch(x2, p2, LO16);
+    if (SwarLanes.anyZero(m1, m2, LO16, HI16) == 0) {
       return false;
     }
-    return extBits == 0 || contains(bucket1, bucket2, fingerprint(keyHash));
+    if (extBits == 0) {
+      return true;
+    }
+    int pattern = fingerprint(keyHash);
+    return lowBitsMatch(bucket1, x1, SwarLanes.zeroLanes(m1, LOW16, HI16), pattern)
+        || lowBitsMatch(bucket2, x2, SwarLanes.zeroLanes(m2, LOW16, HI16), (int) movedEntry(pattern));
+  }
+
+  /**
+   * Whether a lane whose head passed the lookup's test matches the key's entry whole, its low
+   * bits read from the bucket's group.
+   *
+   * @param heads the bucket's heads
+   * @param passed the top bit of each head that passed
+   * @param pattern the key's {@link #fingerprint} as this bucket stores it
+   */
+  private boolean lowBitsMatch(long bucket, long heads, long passed, int pattern) {
+    if (passed == 0) {
+      return false;
+    }
+    long q = group(bucket);
+    long low = words[(int) (q * (groupBuckets + 1) + groupBuckets)] >>> lowBitsAt(bucket - q * groupBuckets, 0);
+    for (long left = passed; left != 0; left &= left - 1) {
+      int s = Long.numberOfTrailingZeros(left) / HEAD_BITS;
+      int lane = ((int) (heads >>> (s * HEAD_BITS)) & 0xFFFF) << extBits | ((int) (low >>> (s * extBits)) & extMask);
+      if (matches(lane, pattern)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

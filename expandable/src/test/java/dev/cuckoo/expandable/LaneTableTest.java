@@ -195,4 +195,36 @@ class LaneTableTest {
           "bit " + flip + " of a key against an entry of age " + age);
     }
   }
+
+  /**
+   * The lookup that tests heads first answers as comparing every whole lane does, for keys
+   * stored and keys never added, in tables whose entries are of every age.
+   */
+  @ParameterizedTest(name = "{0}-bit heads, {1} more bits, buckets of {2}")
+  @CsvSource({"16, 0, 4", "16, 1, 4", "16, 2, 4", "16, 3, 4", "16, 5, 4", "16, 9, 4", "16, 16, 4"})
+  void theLookupOfHeadsAnswersAsTheWholeLanesDo(int headBits, int extBits, int slots) {
+    SplittableRandom r = random("heads", headBits, extBits, slots);
+    LaneTable t = new LaneTable(headBits, extBits, slots, 8, null);
+    List<Long> stored = new ArrayList<>();
+    for (int i = 0; i < 900; i++) {
+      long h = r.nextLong();
+      long b = t.bucketIndex(h);
+      // Entries of every age: a key's bits past its age are not compared, so shorter entries
+      // make more keys match and exercise both answers.
+      int e = t.aged(t.fingerprint(h), r.nextInt(t.fingerprintBits + 1));
+      if (t.insert(b, e)) {
+        stored.add(h);
+      }
+    }
+    int agreed = 0;
+    for (int i = 0; i < 400_000; i++) {
+      long h = i < stored.size() ? stored.get(i) : r.nextLong();
+      long b1 = t.bucketIndex(h);
+      int p = t.fingerprint(h);
+      boolean whole = t.contains(b1, t.alternate(b1, p), p);
+      assertEquals(whole, t.containsHeads(h), "key " + Long.toHexString(h));
+      agreed += whole ? 1 : 0;
+    }
+    assertTrue(agreed > stored.size(), agreed + " keys matched, " + stored.size() + " stored");
+  }
 }

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * ./compare --size 10M --out results/10m      # the targets' size
  * ./compare --configs 'classic?fingerprintBits=12;semi-sorted' --peers off
  * ./compare --grow                            # growing filters from 4,096 to 16.7M keys
- * COMPARE_CLASSPATH=other.jar ./compare --grow --configs 'expandable?targetFpp=0.001;class:org.example.Other?fpp=0.001'
+ * COMPARE_CLASSPATH=other.jar ./compare --grow --configs 'expandable;class:org.example.Other?fpp=0.001'
  * }</pre>
  *
  * <p>With {@code --grow} it measures filters that grow instead ({@link GrowthWorker}): each

@@ -72,7 +72,8 @@ final class ExternalContender implements FilterAdapter {
       return new ExternalContender((GrowingContender) constructor.newInstance(options, capacity));
     } catch (InvocationTargetException e) {
       Throwable cause = e.getCause();
-      throw bad(contender, cause instanceof IllegalArgumentException ? cause.getMessage() : className + " failed: " + cause);
+      throw bad(contender,
+          cause instanceof IllegalArgumentException ? cause.getMessage() : className + " failed: " + cause);
     } catch (ReflectiveOperationException e) {
       throw bad(contender, className + " cannot be created: " + e);
     }

@@ -16,9 +16,9 @@ import java.util.TreeSet;
  * such a config after {@value #PRESIZED}, created for {@code to} keys: a filter that does not
  * grow, for reference. A config {@code class:NAME?key=value&...} names a class on the class path
  * instead, a {@link GrowingContender} from outside this project, created and measured the same
- * way; its bits per item are those it reports. Lookups at a checkpoint: one untimed pass of each kind, then three timed
- * passes of {@code queries} keys each; the median counts. Stored keys are picked at random from
- * those added so far; keys never added are the same at every checkpoint.
+ * way; its bits per item are those it reports. Lookups at a checkpoint: one untimed pass of each
+ * kind, then three timed passes of {@code queries} keys each; the median counts. Stored keys are
+ * picked at random from those added so far; keys never added are the same at every checkpoint.
  */
 public final class GrowthWorker {
   /** Adds timed together: the longest such block bounds the longest single add from above. */

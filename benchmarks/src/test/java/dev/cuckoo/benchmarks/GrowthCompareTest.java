@@ -123,7 +123,8 @@ class GrowthCompareTest {
     for (String[] c : cases) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GrowthWorker.create(c[0], 64, 64),
           c[0]);
-      assertTrue(e.getMessage().startsWith("contender " + c[0] + ": ") && e.getMessage().contains(c[1]), e.getMessage());
+      String message = e.getMessage();
+      assertTrue(message.startsWith("contender " + c[0] + ": ") && message.contains(c[1]), message);
     }
   }
 

@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
  * ./compare --size 10M --out results/10m      # the targets' size
  * ./compare --configs 'classic?fingerprintBits=12;semi-sorted' --peers off
  * ./compare --grow                            # growing filters from 4,096 to 16.7M keys
+ * COMPARE_CLASSPATH=other.jar ./compare --grow --configs 'expandable;class:org.example.Other?fpp=0.001'
  * }</pre>
  *
  * <p>With {@code --grow} it measures filters that grow instead ({@link GrowthWorker}): each
@@ -42,6 +43,10 @@ public final class Compare {
       "  --grow            measure growing filters instead: from --from keys to --to keys, lookups, FPP and",
       "                    memory at every 4x (contenders: --configs, a config after 'presized:' is created",
       "                    for --to keys; default " + String.join(";", GrowthWorker.defaultContenders()) + ")",
+      "                    A contender class:NAME?key=value&... is a filter from outside this project: a",
+      "                    public class NAME implementing dev.cuckoo.benchmarks.GrowingContender, with a",
+      "                    constructor (Map<String,String> options, long capacity), on the class path",
+      "                    (./compare appends $COMPARE_CLASSPATH to it)",
       "  --from N          with --grow: the capacity growing filters start with (default 4096)",
       "  --to N            with --grow: the keys added in all (default 16.7M, i.e. 16777216)",
       "  --in-process      measure in this JVM instead of one JVM per contender (for tests)",

@@ -56,6 +56,14 @@ public interface FilterAdapter {
   /** @return the bytes of memory the filter's table holds */
   long sizeInBytes();
 
+  /**
+   * @return the bits of memory the filter holds: {@link #sizeInBytes()} in bits, unless the
+   *     filter counts bits of its own (a {@link GrowingContender})
+   */
+  default long sizeInBits() {
+    return 8 * sizeInBytes();
+  }
+
   /** @return the filter's fingerprint slots, or 0 for a filter that has none (a Bloom filter) */
   long slots();
 }

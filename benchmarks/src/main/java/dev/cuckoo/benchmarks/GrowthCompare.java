@@ -12,6 +12,22 @@ import java.util.Map;
  * keys, {@code --rounds} times, the rounds alternating the contenders (round 1 of each, then
  * round 2 of each, ...) so that a noisy stretch of the machine spreads over all of them; one JVM
  * per contender and round ({@link GrowthWorker}). Reports the median per checkpoint.
+ *
+ * <p>A contender is one of our configs ({@code expandable?targetFpp=0.001}), such a config after
+ * {@value GrowthWorker#PRESIZED} (created for {@code --to} keys, for reference), or a filter from
+ * outside this project, {@code class:NAME?key=value&...}: a public class {@code NAME} on the class
+ * path that implements {@link GrowingContender} and has a public constructor {@code (Map<String,
+ * String> options, long capacity)}, given the pairs after {@code ?}. It is measured, tabled,
+ * written to the CSV and charted as ours are, under the name written. A class that is missing,
+ * is not a {@code GrowingContender} or refuses its options stops the run before any measurement,
+ * with a message naming the contender (exit status 2). {@code ./compare} appends the environment
+ * variable {@code COMPARE_CLASSPATH} (jars or folders, separated as the platform's class path is)
+ * to the class path, which every worker JVM inherits:
+ *
+ * <pre>{@code
+ * COMPARE_CLASSPATH=/tmp/other/other.jar:/tmp/other/adapter ./compare --grow --to 4M \
+ *     --configs 'expandable?targetFpp=0.001;class:org.example.OtherFilter?fpp=0.001'
+ * }</pre>
  */
 final class GrowthCompare {
   private GrowthCompare() {}

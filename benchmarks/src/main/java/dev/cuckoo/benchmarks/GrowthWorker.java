@@ -14,9 +14,11 @@ import java.util.TreeSet;
  *
  * <p>A contender is one of our configs without a capacity, created for {@code from} keys, or
  * such a config after {@value #PRESIZED}, created for {@code to} keys: a filter that does not
- * grow, for reference. Lookups at a checkpoint: one untimed pass of each kind, then three timed
- * passes of {@code queries} keys each; the median counts. Stored keys are picked at random from
- * those added so far; keys never added are the same at every checkpoint.
+ * grow, for reference. A config {@code class:NAME?key=value&...} names a class on the class path
+ * instead, a {@link GrowingContender} from outside this project, created and measured the same
+ * way; its bits per item are those it reports. Lookups at a checkpoint: one untimed pass of each
+ * kind, then three timed passes of {@code queries} keys each; the median counts. Stored keys are
+ * picked at random from those added so far; keys never added are the same at every checkpoint.
  */
 public final class GrowthWorker {
   /** Adds timed together: the longest such block bounds the longest single add from above. */
@@ -42,15 +44,19 @@ public final class GrowthWorker {
   }
 
   /**
-   * @param contender a config without capacity, possibly after {@value #PRESIZED}
+   * @param contender a config without capacity, or {@code class:NAME?options}, possibly after
+   *     {@value #PRESIZED}
    * @param from the keys a growing filter is created for
    * @param to the keys added in all
    * @return a new, empty filter
+   * @throws IllegalArgumentException naming the contender, for a bad config or class
    */
   static FilterAdapter create(String contender, long from, long to) {
     boolean presized = contender.startsWith(PRESIZED);
     String config = presized ? contender.substring(PRESIZED.length()) : contender;
-    return new CuckooAdapter(config, presized ? to : from);
+    long keys = presized ? to : from;
+    return ExternalContender.names(config) ? ExternalContender.create(contender, config, keys)
+        : new CuckooAdapter(config, keys);
   }
 
   /** @return {@code from}, {@code 4·from}, ... while at most {@code to}, and {@code to} */
@@ -133,7 +139,7 @@ public final class GrowthWorker {
         longestBlock = Math.max(longestBlock, t);
         added = end;
       }
-      double bits = 8.0 * f.sizeInBytes() / added;
+      double bits = (double) f.sizeInBits() / added;
       if (s < samples.length && samples[s] == added) {
         memory.add(new GrowthMeasurement.Sample(added, bits));
         s++;

@@ -66,6 +66,69 @@ class GrowthCompareTest {
   }
 
   @Test
+  void aContenderFromTheClassPathRunsThroughTheWholeGrowthMeasurement(@TempDir Path out) throws Exception {
+    Compare.Options o = Compare.Options.parse("--grow", "--from", "64", "--to", "20k", "--rounds", "1", "--in-process",
+        "--out", out.toString());
+    o.queries = 5_000;
+    String external = "class:" + HashSetContender.class.getName() + "?bitsPerKey=48";
+    List<String> contenders = List.of("expandable?targetFpp=0.001", external);
+    List<GrowthMeasurement> results = GrowthCompare.run(o, contenders,
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    GrowthMeasurement m = results.get(1);
+    assertEquals(external, m.name());
+    assertEquals(0, m.falseNegatives());
+    assertEquals(List.of(64L, 256L, 1024L, 4096L, 16384L, 20000L),
+        m.checkpoints().stream().map(GrowthMeasurement.Checkpoint::keys).toList());
+    assertEquals(67, m.samples().size());
+    for (GrowthMeasurement.Checkpoint c : m.checkpoints()) {
+      // An exact set: no false positive, and the bits it reports, not 8 times some byte count.
+      assertEquals(0, c.fpp(), "fpp at " + c.keys());
+      assertEquals(48, c.bitsPerItem(), 1e-9, "bits/item at " + c.keys());
+      assertTrue(c.positiveNs() > 0 && c.negativeNs() > 0 && c.insertNs() > 0);
+    }
+    assertEquals(48, m.bitsWorst(), 1e-9);
+    assertEquals(m, GrowthMeasurement.fromLine(m.toLine()), "worker line round trip");
+
+    CompareReport.writeGrowth(results, out);
+    List<String> csv = Files.readAllLines(out.resolve("growth.csv"));
+    assertEquals(6, csv.stream().filter(l -> l.startsWith("\"" + external + "\",")).count(), csv.toString());
+    assertTrue(Files.readString(out.resolve("growth.md")).contains("`" + external + "`"));
+    for (String chart : new String[] {"growth-fpp.svg", "growth-lookup-ns.svg", "growth-bits-per-item.svg"}) {
+      assertTrue(Files.readString(out.resolve(chart)).contains(HashSetContender.class.getName()), chart);
+    }
+    assertTrue(CompareReport.growthTable(results, false).contains(external));
+  }
+
+  @Test
+  void aPresizedContenderFromTheClassPathIsCreatedForAllTheKeys() {
+    String contender = GrowthWorker.PRESIZED + "class:" + HashSetContender.class.getName();
+    FilterAdapter f = GrowthWorker.create(contender, 64, 1_000);
+    assertTrue(f.add(5) && f.mightContain(5) && !f.mightContain(6));
+    assertEquals(64, f.sizeInBits());
+    assertEquals(8, f.sizeInBytes());
+    assertTrue(!f.supportsRemove() && !f.supportsBytes());
+    assertThrows(UnsupportedOperationException.class, () -> f.remove(5));
+  }
+
+  @Test
+  void aBadContenderFromTheClassPathIsNamedInTheError() {
+    String[][] cases = {
+        {"class:org.example.NoSuchFilter?fpp=0.001", "no class org.example.NoSuchFilter on the class path"},
+        {"class:java.lang.String", "does not implement dev.cuckoo.benchmarks.GrowingContender"},
+        {"class:" + HashSetContender.class.getName() + "?colour=blue", "unknown option colour"},
+        {"class:" + HashSetContender.class.getName() + "?bitsPerKey", "option 'bitsPerKey' is not key=value"},
+        {"class:" + HashSetContender.class.getName() + "?bitsPerKey=1&bitsPerKey=2", "bitsPerKey is given twice"},
+        {"class:?a=b", "no class named"},
+    };
+    for (String[] c : cases) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GrowthWorker.create(c[0], 64, 64),
+          c[0]);
+      String message = e.getMessage();
+      assertTrue(message.startsWith("contender " + c[0] + ": ") && message.contains(c[1]), message);
+    }
+  }
+
+  @Test
   void checkpointsAreEvery4xAndTheEndAndSamples8PerDoubling() {
     assertArrayEquals(new long[] {4096, 16384, 65536, 100000}, GrowthWorker.checkpoints(4096, 100_000));
     assertArrayEquals(new long[] {10, 40}, GrowthWorker.checkpoints(10, 40));

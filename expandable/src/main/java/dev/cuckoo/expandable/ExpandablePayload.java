@@ -21,10 +21,10 @@ import java.io.IOException;
  * 8     W, the table's length in longs: 2^k · b · w / 64
  * 8·W   the table. Layout 1: bucket i in longs [i·b·w/64, (i+1)·b·w/64), lane s of a bucket in
  *       bits [(s % L)·w, (s % L + 1)·w) of its long s / L (L = 64/w). Layout 2 (b = 4, w = 16
- *       + x): with x = 0 as layout 1; else groups of G = floor(16/x) buckets, each G longs of
- *       16-bit heads as layout 1 lays out 16-bit lanes, then one long holding bucket j's lane
- *       s's low x bits at bit (4j + s)·x; the last group whole (its unused heads empty), so W =
- *       ceil(2^k/G)·(G+1). A lane (head and low bits together) is 1 &lt;&lt; x when empty,
+ *       + x): with x = 0 as layout 1; else 2^k longs of 16-bit heads laid out as layout 1 lays
+ *       out 16-bit lanes, then ceil(2^k/G) longs of low bits, G = floor(16/x): bucket i's lane
+ *       s's low x bits in long 2^k + i / G at bit (4·(i mod G) + s)·x, so W = 2^k + ceil(2^k/G).
+ *       A lane (head and low bits together) is 1 &lt;&lt; x when empty,
  *       else a tag (1..127) in its top 7 bits and a code below: fingerprint bits, then a marker
  *       bit whose position is the entry's age (at least what the table's size forces on new
  *       entries; at most the doublings since the first table in layout 1, or the whole code:

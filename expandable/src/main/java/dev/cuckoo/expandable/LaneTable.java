@@ -12,11 +12,11 @@ import dev.cuckoo.engine.SwarLanes;
  *       {@code b·w/64} consecutive longs, lane {@code s} of a bucket in bits {@code [(s % L)·w,
  *       (s % L + 1)·w)} of its long {@code s / L} ({@code L = 64/w} lanes a long);
  *   <li>split lanes ({@code b} = 4, {@code w = 16 + x}, x = {@code extBits} 1..16): each lane's
- *       top 16 bits (its head) in the bucket's one long, as above, and its low {@code x} bits
- *       beside it: buckets come in groups of {@code G = 16 / x} (rounded down), a group being its
- *       {@code G} head longs and then one long of their {@code 4·x·G} low bits, bucket {@code j}
- *       of the group's lane {@code s} at bit {@code (4j + s)·x}. A lookup tests the heads, whose
- *       words are laid out as whole 16-bit lanes are, and reads a lane's low bits only where a
+ *       top 16 bits (its head) in the bucket's one long, bucket {@code i} in long {@code i} as
+ *       whole 16-bit lanes are, and the low {@code x} bits after all the heads: one long holds
+ *       those of {@code G = 16 / x} buckets (rounded down), bucket {@code i}'s in long {@code 2^k
+ *       + i / G}, its lane {@code s}'s at bit {@code (4·(i mod G) + s)·x}. A lookup tests the
+ *       heads exactly as it tests whole 16-bit lanes, and reads a lane's low bits only where a
  *       head matched (about 3 lookups in 10,000 for a key never added).
  * </ul>
  *
@@ -148,7 +148,7 @@ final class LaneTable implements CuckooTable {
   private final long low;
   /** Whether this is the 16-bit, 4-lane shape that {@link #containsShort} serves. */
   final boolean shortLanes;
-  /** Buckets a group (split lanes), or {@link #ONE_GROUP}. */
+  /** Buckets whose low bits one long holds (split lanes), or {@link #ONE_GROUP}. */
   private final long groupBuckets;
   /** {@code ceil(2^62 / groupBuckets)}: a bucket's group is a multiply-high, not a division. */
   private final long groupMagic;
@@ -250,12 +250,14 @@ final class LaneTable implements CuckooTable {
 
   /** Fills a table's longs with empty lanes: heads of 1, low bits of 0. */
   private void fillEmpty(long[] w) {
-    java.util.Arrays.fill(w, lo);
-    if (extBits != 0) {
-      for (long i = groupBuckets; i < w.length; i += groupBuckets + 1) {
-        w[(int) i] = 0;
-      }
-    }
+    int heads = (int) (buckets() * wordsPerBucket);
+    java.util.Arrays.fill(w, 0, heads, lo);
+    java.util.Arrays.fill(w, heads, w.length, 0);
+  }
+
+  /** @return the long that holds a bucket's low bits */
+  private int lowBitsWord(long bucket) {
+    return (int) ((1L << k) + group(bucket));
   }
 
   /** @return the group of a bucket: {@code bucket / groupBuckets} */
@@ -273,10 +275,8 @@ final class LaneTable implements CuckooTable {
     if (extBits == 0) {
       return (1L << k) * slots * headBits / Long.SIZE;
     }
-    // Whole groups: the last one's unused heads (under 16 longs) keep every low-bits long at
-    // the same place in its group.
     long g = groupBuckets(extBits);
-    return ((1L << k) + g - 1) / g * (g + 1);
+    return (1L << k) + ((1L << k) + g - 1) / g;
   }
 
   /** @return the longs a table of whole lanes takes */
@@ -409,8 +409,8 @@ final class LaneTable implements CuckooTable {
     long p1 = ((byTag & 0xFFFF) | ((keyHash << k) >>> SHORT_CODE_SHIFT)) * LO16;
     long p2 = p1 ^ (byTag >>> 16 & 0xFFFF) * LO16;
     long bucket2 = bucket1 ^ byTag >>> Integer.SIZE;
-    long x1 = words[(int) (bucket1 + group(bucket1))];
-    long x2 = words[(int) (bucket2 + group(bucket2))];
+    long x1 = words[(int) bucket1];
+    long x2 = words[(int) bucket2];
     long m1 = SwarLanes.codeMismatch(x1, p1, LO16);
     long m2 = SwarLanes.codeMismatch(x2, p2, LO16);
     if (SwarLanes.anyZero(m1, m2, LO16, HI16) == 0) {
@@ -436,8 +436,7 @@ final class LaneTable implements CuckooTable {
     if (passed == 0) {
       return false;
     }
-    long q = group(bucket);
-    long low = words[(int) (q * (groupBuckets + 1) + groupBuckets)] >>> lowBitsAt(bucket - q * groupBuckets, 0);
+    long low = words[lowBitsWord(bucket)] >>> lowBitsAt(bucket, 0);
     for (long left = passed; left != 0; left &= left - 1) {
       int s = Long.numberOfTrailingZeros(left) / HEAD_BITS;
       int lane = ((int) (heads >>> (s * HEAD_BITS)) & 0xFFFF) << extBits | ((int) (low >>> (s * extBits)) & extMask);
@@ -526,14 +525,14 @@ final class LaneTable implements CuckooTable {
       int w = (int) bucket * wordsPerBucket + slot / lanesPerWord;
       return (int) ((words[w] >>> (slot % lanesPerWord * laneBits)) & laneMask);
     }
-    long q = group(bucket);
-    int head = (int) (words[(int) (bucket + q)] >>> (slot * HEAD_BITS)) & 0xFFFF;
-    long ext = words[(int) (q * (groupBuckets + 1) + groupBuckets)];
-    return head << extBits | ((int) (ext >>> lowBitsAt(bucket - q * groupBuckets, slot)) & extMask);
+    int head = (int) (words[(int) bucket] >>> (slot * HEAD_BITS)) & 0xFFFF;
+    long ext = words[lowBitsWord(bucket)];
+    return head << extBits | ((int) (ext >>> lowBitsAt(bucket, slot)) & extMask);
   }
 
-  private int lowBitsAt(long bucketInGroup, int slot) {
-    return ((int) bucketInGroup * slots + slot) * extBits;
+  /** @return where in its long a bucket's lane's low bits start */
+  private int lowBitsAt(long bucket, int slot) {
+    return ((int) (bucket - group(bucket) * groupBuckets) * slots + slot) * extBits;
   }
 
   void setLane(long bucket, int slot, int value) {
@@ -543,12 +542,11 @@ final class LaneTable implements CuckooTable {
       words[w] = (words[w] & ~(laneMask << at)) | (Integer.toUnsignedLong(value) << at);
       return;
     }
-    long q = group(bucket);
-    int hw = (int) (bucket + q);
+    int hw = (int) bucket;
     int at = slot * HEAD_BITS;
     words[hw] = (words[hw] & ~(0xFFFFL << at)) | (Integer.toUnsignedLong(value) >>> extBits << at);
-    int ew = (int) (q * (groupBuckets + 1) + groupBuckets);
-    int lowAt = lowBitsAt(bucket - q * groupBuckets, slot);
+    int ew = lowBitsWord(bucket);
+    int lowAt = lowBitsAt(bucket, slot);
     words[ew] = (words[ew] & ~((long) extMask << lowAt)) | ((long) (value & extMask) << lowAt);
   }
 
@@ -625,7 +623,7 @@ final class LaneTable implements CuckooTable {
     long emptyLanes = 0;
     for (long b = 0; b < buckets(); b++) {
       for (int i = 0; i < wordsPerBucket; i++) {
-        long x = words[(int) (b * wordsPerBucket + group(b) + i)];
+        long x = words[(int) (b * wordsPerBucket + i)];
         emptyLanes += Long.bitCount(SwarLanes.zeroLanes(x ^ lo, low, hi));
       }
     }
@@ -655,13 +653,13 @@ final class LaneTable implements CuckooTable {
     int widen = nextExtBits - extBits;
     int[] left = new int[slots];
     int[] right = new int[slots];
-    // Bucket by bucket in the order they lie, a group's low bits read once a bucket.
-    long stride = groupBuckets + 1;
+    // Bucket by bucket in the order they lie, the low bits of a group's buckets in one long.
     long b = 0;
-    for (long at = 0; b < buckets(); at += stride) {
+    for (long q = 0; b < buckets(); q++) {
+      long lows = extBits == 0 ? 0 : words[(int) ((1L << k) + q)];
       for (int j = 0; j < groupBuckets && b < buckets(); j++, b++) {
-        long heads = words[(int) (at + j)];
-        long low = extBits == 0 ? 0 : words[(int) (at + groupBuckets)] >>> lowBitsAt(j, 0);
+        long heads = words[(int) b];
+        long low = lows >>> (j * slots * extBits);
         java.util.Arrays.fill(left, next.empty);
         java.util.Arrays.fill(right, next.empty);
         for (int s = 0; s < slots; s++) {
@@ -688,17 +686,16 @@ final class LaneTable implements CuckooTable {
 
   /** Writes every lane of a bucket of split lanes (or of 16-bit heads with no low bits). */
   private void setBucket(long bucket, int[] lanes) {
-    long q = group(bucket);
     long heads = 0;
     long low = 0;
     for (int s = 0; s < slots; s++) {
       heads |= Integer.toUnsignedLong(lanes[s]) >>> extBits << (s * HEAD_BITS);
       low |= (long) (lanes[s] & extMask) << (s * extBits);
     }
-    words[(int) (bucket + q)] = heads;
+    words[(int) bucket] = heads;
     if (extBits != 0) {
-      int ew = (int) (q * (groupBuckets + 1) + groupBuckets);
-      int at = lowBitsAt(bucket - q * groupBuckets, 0);
+      int ew = lowBitsWord(bucket);
+      int at = lowBitsAt(bucket, 0);
       long mask = slots * extBits == Long.SIZE ? -1L : (1L << (slots * extBits)) - 1;
       words[ew] = (words[ew] & ~(mask << at)) | (low << at);
     }

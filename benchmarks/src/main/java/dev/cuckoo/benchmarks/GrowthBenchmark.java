@@ -45,8 +45,8 @@ public class GrowthBenchmark {
   /** A filter grown to {@code keys} keys, and keys to look up. */
   @State(Scope.Thread)
   public static class Grown {
-    @Param({"expandable?fingerprintBits=16", "scalable?bucketSize=2&expansion=2", "scalable?bucketSize=4&expansion=2",
-        "presized:classic?fingerprintBits=16"})
+    @Param({"expandable?targetFpp=0.001", "expandable?fingerprintBits=16", "scalable?bucketSize=2&expansion=2",
+        "scalable?bucketSize=4&expansion=2", "presized:classic?targetFpp=0.001", "presized:classic?fingerprintBits=16"})
     public String contender;
 
     @Param({"4096"})

@@ -36,11 +36,12 @@ public final class GrowthWorker {
   private GrowthWorker() {}
 
   /**
-   * @param args contender, from, to
+   * @param args contender, from, to, and the queries of each kind per pass (default {@value #QUERIES})
    */
   public static void main(String[] args) {
     reportProgress = true;
-    System.out.println(measure(args[0], Long.parseLong(args[1]), Long.parseLong(args[2]), QUERIES).toLine());
+    int queries = args.length > 3 ? Integer.parseInt(args[3]) : QUERIES;
+    System.out.println(measure(args[0], Long.parseLong(args[1]), Long.parseLong(args[2]), queries).toLine());
   }
 
   /**
@@ -193,9 +194,12 @@ public final class GrowthWorker {
     }
   }
 
-  /** @return the names used by default: ours growing, the chain both ways, classic presized */
+  /**
+   * @return the names used by default: ours growing at a flat 0.1% and in 16-bit lanes, the chain
+   *     both ways, and classic presized at 0.1%
+   */
   static List<String> defaultContenders() {
-    return new ArrayList<>(Arrays.asList("expandable?fingerprintBits=16", "scalable?bucketSize=2&expansion=2",
-        "scalable?bucketSize=4&expansion=2", PRESIZED + "classic?fingerprintBits=16"));
+    return new ArrayList<>(Arrays.asList("expandable?targetFpp=0.001", "expandable?fingerprintBits=16",
+        "scalable?bucketSize=2&expansion=2", "scalable?bucketSize=4&expansion=2", PRESIZED + "classic?targetFpp=0.001"));
   }
 }

@@ -15,13 +15,18 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * have doubled; the guide's "Hardening" page has the command for a campaign.
  */
 class ExpandableFuzzTest {
-  /** Small filters of every shape, each of which grows when the seeds fill it. */
+  /**
+   * Small filters of every shape, each of which grows when the seeds fill it: lanes of one width,
+   * and lanes that widen (payload layout 2) with and without a size hint.
+   */
   static final List<String> SPECS = List.of(
       "expandable?capacity=60",
       "expandable?capacity=60&bucketSize=8",
       "expandable?capacity=40&fingerprintBits=32",
       "expandable?capacity=30&fingerprintBits=32&bucketSize=8&hash=murmur3&seed=7",
-      "expandable?capacity=50&concurrency=locked");
+      "expandable?capacity=50&concurrency=locked",
+      "expandable?capacity=60&targetFpp=0.0001",
+      "expandable?capacity=40&targetFpp=0.01&expectedKeys=500");
 
   @FuzzTest(maxDuration = "30s")
   void read(byte[] input) {

@@ -48,7 +48,11 @@ public final class Compare {
       "                    constructor (Map<String,String> options, long capacity), on the class path",
       "                    (./compare appends $COMPARE_CLASSPATH to it)",
       "  --from N          with --grow: the capacity growing filters start with (default 4096)",
-      "  --to N            with --grow: the keys added in all (default 16.7M, i.e. 16777216)",
+      "  --queries N       with --grow: keys never added looked up at each checkpoint for the FPP, and stored",
+      "                    ones for the lookup times (default " + GrowthWorker.QUERIES + "; 10M for a 0.01% FPP to",
+      "                    within 3%)",
+      "  --to N            with --grow: the keys added in all (default 16.7M, i.e. 16777216; at most",
+      "                    2147483639, one array of keys, which the worker's heap holds as 8 bytes a key)",
       "  --in-process      measure in this JVM instead of one JVM per contender (for tests)",
       "  --help            this text");
 
@@ -103,7 +107,8 @@ public final class Compare {
           case "--only" -> o.only = Pattern.compile(v);
           case "--out" -> o.out = Paths.get(v);
           case "--from" -> o.from = parseCount("--from", v);
-          case "--to" -> o.to = parseSize(v);
+          case "--to" -> o.to = parseGrowTo(v);
+          case "--queries" -> o.queries = Math.toIntExact(Math.min(100_000_000, parseCount("--queries", v)));
           default -> throw new UsageException("unknown option " + a);
         }
       }
@@ -113,19 +118,24 @@ public final class Compare {
       return o;
     }
 
-    /** @return a count such as 4096 or 4k, at least 1 */
+    /** @return a count such as 4096 or 4k, 1..500M */
     static long parseCount(String option, String v) {
+      return parseCount(option, v, 500_000_000, "500M");
+    }
+
+    /** @return a count such as 4096 or 4k, 1..{@code max} */
+    static long parseCount(String option, String v, long max, String maxText) {
       String t = v.trim().toLowerCase(Locale.ROOT).replace("_", "");
       long mult = t.endsWith("k") ? 1_000 : t.endsWith("m") ? 1_000_000 : 1;
       try {
         long n = Math.round(Double.parseDouble(mult == 1 ? t : t.substring(0, t.length() - 1)) * mult);
-        if (n >= 1 && n <= 500_000_000) {
+        if (n >= 1 && n <= max) {
           return n;
         }
       } catch (NumberFormatException ignored) {
         // reported below
       }
-      throw new UsageException(option + " takes a number of keys such as 4096 or 4k, 1..500M, not " + v);
+      throw new UsageException(option + " takes a number of keys such as 4096 or 4k, 1.." + maxText + ", not " + v);
     }
 
     static int parseSize(String v) {
@@ -146,6 +156,15 @@ public final class Compare {
       }
       if (n < 1_000 || n > 500_000_000) {
         throw new UsageException("--size " + v + " is out of range: 1k..500M");
+      }
+      return (int) n;
+    }
+
+    /** @return the keys a growth run adds: up to what one array of keys holds */
+    static int parseGrowTo(String v) {
+      long n = parseCount("--to", v, Integer.MAX_VALUE - 8, (Integer.MAX_VALUE - 8) + " (the keys added are one array)");
+      if (n < 1_000) {
+        throw new UsageException("--to " + v + " is out of range: at least 1k");
       }
       return (int) n;
     }

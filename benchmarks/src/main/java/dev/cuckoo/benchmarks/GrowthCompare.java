@@ -80,7 +80,7 @@ final class GrowthCompare {
             ? GrowthWorker.measure(c, o.from, o.to, o.queries)
             : GrowthMeasurement.fromLine(Compare.fork(GrowthWorker.class, Compare.heapMb(2L * o.to), "GROWTH\t",
                 line -> Compare.status(progress, terminal, head + " " + line, start),
-                c, Long.toString(o.from), Integer.toString(o.to)));
+                c, Long.toString(o.from), Integer.toString(o.to), Integer.toString(o.queries)));
         rounds.get(c).add(m);
       }
     }

@@ -167,5 +167,11 @@ class GrowthCompareTest {
     assertEquals(4_000, o.from);
     assertEquals(16_700_000, o.to);
     assertEquals(1 << 24, Compare.Options.parse("--grow").to);
+    // A growth may go past what one comparison holds, to what one array of keys holds.
+    Compare.Options big = Compare.Options.parse("--grow", "--to", "1073741824", "--queries", "4M");
+    assertEquals(1 << 30, big.to);
+    assertEquals(4_000_000, big.queries);
+    assertThrows(Compare.UsageException.class, () -> Compare.Options.parse("--grow", "--to", "3000M"));
+    assertThrows(Compare.UsageException.class, () -> Compare.Options.parse("--grow", "--queries", "none"));
   }
 }

@@ -25,9 +25,10 @@ final class LaneSchedule {
    *
    * A lane of w bits gives a new entry f = w - 8 fingerprint bits; the layout (LaneTable) keeps
    * 16 bits of every lane in one word per bucket for the lookup's one SWAR test and the lane's
-   * x = w - 16 other bits beside them. The schedule gives generation g x_g extra bits: the fewest
-   * that still leave room, in the budget, for every later generation at x_g + 1 (so x never
-   * falls by more than the first table's extra bit and grows by at most one a doubling). Spending
+   * x = w - 16 other bits after all those words. The schedule gives generation g x_g extra
+   * bits: the fewest that still leave room, in the budget, for every later generation at x_g + 1
+   * (so x never falls by more than the first table's extra bit and grows by at most one a
+   * doubling). Spending
    * equal shares of the budget on every generation is what minimizes the total width (a
    * Lagrangian argument: the rate's derivative in x_g is proportional to the share); the
    * integer widths take the smaller one first, so that a filter that stops early uses narrower

@@ -24,10 +24,12 @@ class ExpandableExample {
     seen.remove(17L);                    // keys added before any number of doublings
     seen.size();                         // 999,999: exact
     seen.capacity();                     // keys it takes before it doubles next
+    seen.expectedFpp();                  // 0.05%: 0.1% asked, held at every size
     // end::grow[]
     assertEquals(999_999, seen.size());
     assertTrue(seen.mightContain(123_456L));
     assertTrue(seen.capacity() >= seen.size());
+    assertTrue(seen.expectedFpp() < 0.0006 && seen.expectedFpp() > 0.0004, "expectedFpp " + seen.expectedFpp());
   }
 
   @Test

@@ -12,13 +12,14 @@ import java.util.Map;
  * adapter, so that every measurement, table, CSV and chart of {@code compare --grow} treats it as
  * one of ours. It takes {@code long} keys only and cannot remove.
  */
-final class ExternalContender implements FilterAdapter {
+final class ExternalContender extends LongKeyAdapter {
   /** Marks a contender that names a class. */
   static final String PREFIX = "class:";
 
   private final GrowingContender filter;
 
   private ExternalContender(GrowingContender filter) {
+    super("a class: contender");
     this.filter = filter;
   }
 
@@ -109,36 +110,6 @@ final class ExternalContender implements FilterAdapter {
   @Override
   public boolean mightContain(long key) {
     return filter.mightContain(key);
-  }
-
-  @Override
-  public boolean remove(long key) {
-    throw new UnsupportedOperationException("a class: contender cannot remove");
-  }
-
-  @Override
-  public boolean add(byte[] key) {
-    throw new UnsupportedOperationException("a class: contender takes long keys only");
-  }
-
-  @Override
-  public boolean mightContain(byte[] key) {
-    throw new UnsupportedOperationException("a class: contender takes long keys only");
-  }
-
-  @Override
-  public boolean remove(byte[] key) {
-    throw new UnsupportedOperationException("a class: contender cannot remove");
-  }
-
-  @Override
-  public boolean supportsRemove() {
-    return false;
-  }
-
-  @Override
-  public boolean supportsBytes() {
-    return false;
   }
 
   @Override

@@ -29,12 +29,13 @@ final class PeerAdapters {
   };
 
   /** FastFilter's cuckoo filters: long keys, no removal; a full table throws and drops an item. */
-  static final class FastFilterCuckoo implements FilterAdapter {
+  static final class FastFilterCuckoo extends LongKeyAdapter {
     private final Filter filter;
     private final java.util.function.LongConsumer insert;
     private final int fingerprintBits;
 
     FastFilterCuckoo(String type, long keys) {
+      super("FastFilter's " + type);
       // Sized as FastFilter's own construct(keys) sizes its table: keys / 0.95 slots.
       int slots = (int) Math.min(Integer.MAX_VALUE - 64, (long) Math.ceil(keys / 0.95));
       switch (type) {
@@ -79,36 +80,6 @@ final class PeerAdapters {
     @Override
     public boolean mightContain(long key) {
       return filter.mayContain(key);
-    }
-
-    @Override
-    public boolean remove(long key) {
-      throw new UnsupportedOperationException("FastFilter cuckoo filters do not remove");
-    }
-
-    @Override
-    public boolean add(byte[] key) {
-      throw new UnsupportedOperationException("FastFilter takes long keys only");
-    }
-
-    @Override
-    public boolean mightContain(byte[] key) {
-      throw new UnsupportedOperationException("FastFilter takes long keys only");
-    }
-
-    @Override
-    public boolean remove(byte[] key) {
-      throw new UnsupportedOperationException("FastFilter takes long keys only");
-    }
-
-    @Override
-    public boolean supportsRemove() {
-      return false;
-    }
-
-    @Override
-    public boolean supportsBytes() {
-      return false;
     }
 
     @Override

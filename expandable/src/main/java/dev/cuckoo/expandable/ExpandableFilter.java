@@ -12,13 +12,12 @@ import java.io.IOException;
  * The expandable cuckoo filter: one {@link LaneTable} that doubles when it fills, and an {@link
  * AgedStash}; see {@link ExpandableProvider} for what it promises. {@link #of} picks the class
  * for the spec's concurrency. As in every variant, a subclass is named for what its lookup
- * reads ({@code OfShortLanes}, {@code OfHeads} for lanes that widen as the table grows, and
- * {@code OfAnyLanes} for every other shape) or for the concurrency it adds ({@link
- * LockedExpandableFilter}).
+ * reads ({@code OfHeads} for 16-bit heads in buckets of 4, whole 16-bit lanes or lanes that
+ * widen as the table grows, and {@code OfAnyLanes} for every other shape) or for the concurrency
+ * it adds ({@link LockedExpandableFilter}).
  */
 abstract sealed class ExpandableFilter extends AbstractCuckooFilter
-    permits ExpandableFilter.OfAnyLanes, ExpandableFilter.OfShortLanes, ExpandableFilter.OfHeads,
-        LockedExpandableFilter {
+    permits ExpandableFilter.OfAnyLanes, ExpandableFilter.OfHeads, LockedExpandableFilter {
 
   /*
    * A cuckoo filter [1] that grows without a chain of filters. Its table has 2^k buckets and a
@@ -155,10 +154,7 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
     if (spec.concurrency().orElse(Concurrency.NONE) == Concurrency.LOCKED) {
       return new LockedExpandableFilter(spec, table);
     }
-    if (spec.targetFpp().isPresent()) {
-      return new OfHeads(spec, table);
-    }
-    return table.shortLanes ? new OfShortLanes(spec, table) : new OfAnyLanes(spec, table);
+    return table.sixteenBitHeads ? new OfHeads(spec, table) : new OfAnyLanes(spec, table);
   }
 
   /** @return the bits of a lane in its bucket's words: 16 for lanes that widen */
@@ -545,7 +541,7 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   /** Empties the filter and goes back to its first table. */
   @Override
   public void clear() {
-    use(firstTable(spec()));
+    use(new LaneTable(headBits, schedule.extBits(startK), slots, startK, null));
     stash.clear();
     stashInUse = false;
     java.util.Arrays.fill(ages, 0);
@@ -571,26 +567,11 @@ abstract sealed class ExpandableFilter extends AbstractCuckooFilter
   }
 
   /**
-   * {@code concurrency=none} with 16-bit lanes in buckets of 4: a lookup goes from the filter
-   * to {@link LaneTable#containsShort} and, only while the stash holds anything, to the stash
-   * (in a loop of lookups over a large table every instruction counts; see classic's filter).
-   */
-  static final class OfShortLanes extends ExpandableFilter {
-    OfShortLanes(FilterSpec spec, LaneTable table) {
-      super(spec, table);
-    }
-
-    @Override
-    protected boolean mightContainHash(long keyHash) {
-      LaneTable t = table;
-      return t.containsShort(keyHash) || (stashInUse && stashContains(t, keyHash));
-    }
-  }
-
-  /**
-   * {@code concurrency=none} with a {@code targetFpp}: lanes whose first 16 bits sit in one word
-   * per bucket, whatever their width at this size, a lookup going to {@link
-   * LaneTable#containsHeads}.
+   * {@code concurrency=none} with 16-bit heads in buckets of 4: whole 16-bit lanes, or lanes that
+   * widen (a {@code targetFpp}) whose first 16 bits sit in one word per bucket. A lookup goes
+   * from the filter to {@link LaneTable#containsHeads} and, only while the stash holds anything,
+   * to the stash (in a loop of lookups over a large table every instruction counts; see
+   * classic's filter).
    */
   static final class OfHeads extends ExpandableFilter {
     OfHeads(FilterSpec spec, LaneTable table) {

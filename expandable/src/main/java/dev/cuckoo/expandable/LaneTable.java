@@ -146,8 +146,8 @@ final class LaneTable implements CuckooTable {
   private final long lo;
   private final long hi;
   private final long low;
-  /** Whether this is the 16-bit, 4-lane shape that {@link #containsShort} serves. */
-  final boolean shortLanes;
+  /** Whether lanes have 16-bit heads in buckets of 4 (whole or split), as {@link #containsHeads} serves. */
+  final boolean sixteenBitHeads;
   /** Buckets whose low bits one long holds (split lanes), or {@link #ONE_GROUP}. */
   private final long groupBuckets;
   /** {@code ceil(2^62 / groupBuckets)}: a bucket's group is a multiply-high, not a division. */
@@ -211,7 +211,7 @@ final class LaneTable implements CuckooTable {
     this.lo = SwarLanes.repeat(1, headBits, lanesPerWord);
     this.hi = lo << (headBits - 1);
     this.low = SwarLanes.repeat(headMask >>> 1, headBits, lanesPerWord);
-    this.shortLanes = headBits == 16 && slots == 4 && extBits == 0;
+    this.sixteenBitHeads = headBits == HEAD_BITS && slots == 4;
     this.groupBuckets = groupBuckets(extBits);
     this.groupMagic = Long.divideUnsigned(1L << 62, groupBuckets) + 1;
     if (k < 1 || k > maxK(headBits, extBits, slots)) {
@@ -231,7 +231,7 @@ final class LaneTable implements CuckooTable {
       long slice = (OFFSETS[t] << k) >>> (Long.SIZE - fingerprintBits) << 1;
       partner[t] = (OFFSETS[t] >>> shift) << Integer.SIZE | slice;
     }
-    byLowByte = new long[headBits == 16 && slots == 4 ? 1 << TAG_SOURCE_BITS : 0];
+    byLowByte = new long[sixteenBitHeads ? 1 << TAG_SOURCE_BITS : 0];
     int headCodeBits = codeBits - extBits;
     for (int b = 0; b < byLowByte.length; b++) {
       int t = tag(b);
@@ -250,9 +250,13 @@ final class LaneTable implements CuckooTable {
 
   /** Fills a table's longs with empty lanes: heads of 1, low bits of 0. */
   private void fillEmpty(long[] w) {
-    int heads = (int) (buckets() * wordsPerBucket);
-    java.util.Arrays.fill(w, 0, heads, lo);
-    java.util.Arrays.fill(w, heads, w.length, 0);
+    java.util.Arrays.fill(w, 0, headWords(), lo);
+    java.util.Arrays.fill(w, headWords(), w.length, 0);
+  }
+
+  /** @return the longs of heads (of whole lanes), which come first: the low bits follow them */
+  private int headWords() {
+    return (int) (buckets() * wordsPerBucket);
   }
 
   /** @return the long that holds a bucket's low bits */
@@ -383,25 +387,13 @@ final class LaneTable implements CuckooTable {
 
   // ---------------------------------------------------------------- lookups
 
-  /** The 16-bit, 4-lane lookup: one long per bucket, one SWAR test for both. */
-  boolean containsShort(long keyHash) {
-    long bucket1 = keyHash >>> shift;
-    long byTag = byLowByte[(int) keyHash & 0xFF];
-    long p1 = ((byTag & 0xFFFF) | ((keyHash << k) >>> SHORT_CODE_SHIFT)) * LO16;
-    long p2 = p1 ^ (byTag >>> 16 & 0xFFFF) * LO16;
-    // Both words are loaded before either is tested, so the two cache misses overlap.
-    long x1 = words[(int) bucket1];
-    long x2 = words[(int) (bucket1 ^ byTag >>> Integer.SIZE)];
-    return SwarLanes.anyZero(SwarLanes.codeMismatch(x1, p1, LO16), SwarLanes.codeMismatch(x2, p2, LO16), LO16, HI16) != 0;
-  }
-
   /**
    * The lookup of 16-bit heads in buckets of 4, whole or split lanes: one SWAR test of both
    * buckets' heads, each head compared with the key's over the bits above its own lowest set
    * bit. For a whole lane, or a split one whose marker is in its head, that is the lane's own
    * test; for a split lane whose marker is in its low bits it compares fewer bits than the lane
    * holds, so it never fails a key the lane matches, and where it passes, the whole lanes are
-   * compared.
+   * compared. One long per bucket, one SWAR test for both.
    */
   boolean containsHeads(long keyHash) {
     long bucket1 = keyHash >>> shift;
@@ -409,6 +401,7 @@ final class LaneTable implements CuckooTable {
     long p1 = ((byTag & 0xFFFF) | ((keyHash << k) >>> SHORT_CODE_SHIFT)) * LO16;
     long p2 = p1 ^ (byTag >>> 16 & 0xFFFF) * LO16;
     long bucket2 = bucket1 ^ byTag >>> Integer.SIZE;
+    // Both words are loaded before either is tested, so the two cache misses overlap.
     long x1 = words[(int) bucket1];
     long x2 = words[(int) bucket2];
     long m1 = SwarLanes.codeMismatch(x1, p1, LO16);
@@ -438,9 +431,7 @@ final class LaneTable implements CuckooTable {
     }
     long low = words[lowBitsWord(bucket)] >>> lowBitsAt(bucket, 0);
     for (long left = passed; left != 0; left &= left - 1) {
-      int s = Long.numberOfTrailingZeros(left) / HEAD_BITS;
-      int lane = ((int) (heads >>> (s * HEAD_BITS)) & 0xFFFF) << extBits | ((int) (low >>> (s * extBits)) & extMask);
-      if (matches(lane, pattern)) {
+      if (matches(joined(heads, low, Long.numberOfTrailingZeros(left) / HEAD_BITS), pattern)) {
         return true;
       }
     }
@@ -449,10 +440,7 @@ final class LaneTable implements CuckooTable {
 
   @Override
   public boolean containsHash(long keyHash) {
-    if (shortLanes) {
-      return containsShort(keyHash);
-    }
-    if (byLowByte.length != 0) {
+    if (sixteenBitHeads) {
       return containsHeads(keyHash);
     }
     long bucket1 = keyHash >>> shift;
@@ -525,9 +513,16 @@ final class LaneTable implements CuckooTable {
       int w = (int) bucket * wordsPerBucket + slot / lanesPerWord;
       return (int) ((words[w] >>> (slot % lanesPerWord * laneBits)) & laneMask);
     }
-    int head = (int) (words[(int) bucket] >>> (slot * HEAD_BITS)) & 0xFFFF;
-    long ext = words[lowBitsWord(bucket)];
-    return head << extBits | ((int) (ext >>> lowBitsAt(bucket, slot)) & extMask);
+    return joined(words[(int) bucket], words[lowBitsWord(bucket)] >>> lowBitsAt(bucket, 0), slot);
+  }
+
+  /**
+   * @param heads a bucket's heads
+   * @param low its lanes' low bits, lane 0's lowest
+   * @return lane {@code slot} of a bucket of split lanes, head and low bits together
+   */
+  private int joined(long heads, long low, int slot) {
+    return ((int) (heads >>> (slot * HEAD_BITS)) & 0xFFFF) << extBits | ((int) (low >>> (slot * extBits)) & extMask);
   }
 
   /** @return where in its long a bucket's lane's low bits start */
@@ -621,11 +616,8 @@ final class LaneTable implements CuckooTable {
   /** @return the occupied lanes, counted by their heads (an empty lane's head is 1) */
   long occupiedSlots() {
     long emptyLanes = 0;
-    for (long b = 0; b < buckets(); b++) {
-      for (int i = 0; i < wordsPerBucket; i++) {
-        long x = words[(int) (b * wordsPerBucket + i)];
-        emptyLanes += Long.bitCount(SwarLanes.zeroLanes(x ^ lo, low, hi));
-      }
+    for (int i = 0; i < headWords(); i++) {
+      emptyLanes += Long.bitCount(SwarLanes.zeroLanes(words[i] ^ lo, low, hi));
     }
     return buckets() * slots - emptyLanes;
   }
@@ -663,7 +655,7 @@ final class LaneTable implements CuckooTable {
         java.util.Arrays.fill(left, next.empty);
         java.util.Arrays.fill(right, next.empty);
         for (int s = 0; s < slots; s++) {
-          int e = ((int) (heads >>> (s * HEAD_BITS)) & 0xFFFF) << extBits | ((int) (low >>> (s * extBits)) & extMask);
+          int e = joined(heads, low, s);
           if (e == empty) {
             continue;
           }
@@ -671,7 +663,7 @@ final class LaneTable implements CuckooTable {
           if (isExhausted(e)) {
             left[s] = widened(e, widen);
             right[s] = left[s];
-          } else if (((e & codeMask) >>> fingerprintBits) == 0) {
+          } else if (grownBucket(b, e) == 2 * b) {
             left[s] = grownEntry(e, widen);
           } else {
             right[s] = grownEntry(e, widen);
